@@ -1,0 +1,93 @@
+/**
+ * Every environment variable the platform reads, declared once: type, default and a doc line.
+ * `load.ts` validates against it, `write-env-example.ts` renders `.env.example` from it and
+ * the README's configuration table is checked against it by a test.
+ */
+export type VarType = 'string' | 'int' | 'bool' | 'url' | 'list' | 'enum' | 'secret';
+
+export interface VarSpec {
+  type: VarType;
+  default?: string;
+  doc: string;
+  group: string;
+  values?: readonly string[];
+  min?: number;
+  max?: number;
+  /** url schemes accepted for type 'url' */
+  schemes?: readonly string[];
+  /** extra check; returns an error message or undefined */
+  check?: (value: string) => string | undefined;
+}
+
+const octets = (value: string): string | undefined => {
+  if (value.includes('/')) return 'must be three decimal octets without a CIDR suffix (e.g. 172.30.0)';
+  const parts = value.split('.');
+  if (parts.length !== 3) return 'must be exactly three decimal octets (e.g. 172.30.0)';
+  for (const part of parts) {
+    if (!/^\d{1,3}$/.test(part) || Number(part) > 255) return `octet '${part}' is not a decimal number 0-255`;
+  }
+  return undefined;
+};
+
+export const ENV_SCHEMA = {
+  // Process and cluster
+  NODE_ENV: { type: 'enum', values: ['development', 'production', 'test'], default: 'production', group: 'Process', doc: 'Runtime mode; test quiets start-up output.' },
+  NODE_ID: { type: 'string', default: '', group: 'Process', doc: 'Moleculer node id; empty means hostname-pid.' },
+  ROLES: { type: 'list', default: 'api,control,work', values: ['api', 'control', 'work'], group: 'Process', doc: 'Roles this process runs: api (gateway + domain), control (scheduler, celery queue), work (work queue).' },
+  TRANSPORTER: { type: 'url', default: '', schemes: ['nats'], group: 'Process', doc: 'Empty: one process. nats://host:port joins a cluster of nodes.' },
+  NAMESPACE: { type: 'string', default: 'wao', group: 'Process', doc: 'Moleculer namespace; nodes only see nodes of the same namespace.' },
+  CAPABILITY_PATHS: { type: 'list', default: '', group: 'Process', doc: 'Extra folders (comma separated) whose sub-folders are capability packages, e.g. node_modules/@acme.' },
+  HOT_RELOAD: { type: 'bool', default: 'true', group: 'Process', doc: 'Watch package folders and load, reload or unload packages without a restart.' },
+  SHUTDOWN_GRACE_SECONDS: { type: 'int', default: '30', min: 0, max: 600, group: 'Process', doc: 'On SIGTERM, how long in-flight requests and jobs may drain before exit.' },
+  LOG_LEVEL: { type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace'], default: 'info', group: 'Process', doc: 'Log level of the JSON (pino) logs.' },
+  DATA_DIR: { type: 'string', default: './data', group: 'Process', doc: 'Where embedded stores keep data (embedded Postgres, local object store).' },
+  // HTTP
+  API_HOST: { type: 'string', default: '0.0.0.0', group: 'HTTP', doc: 'Address the API and web listeners bind to.' },
+  API_PORT: { type: 'int', default: '8000', min: 0, max: 65535, group: 'HTTP', doc: 'API port (/api/v1, /health, /api/docs).' },
+  WEB_PORT: { type: 'int', default: '18080', min: 0, max: 65535, group: 'HTTP', doc: 'Web front end port; proxies /api and /health to the API.' },
+  PUBLIC_BASE_URL: { type: 'url', default: 'http://localhost:18080', schemes: ['http', 'https'], group: 'HTTP', doc: 'Public address of the service (webhook URLs, links); HTTPS in production.' },
+  BODY_LIMIT: { type: 'string', default: '1mb', group: 'HTTP', doc: 'Largest JSON body accepted (413 above), e.g. 1mb, 512kb.', check: (v) => (/^\d+(b|kb|mb)$/i.test(v) ? undefined : 'must be a size like 512kb or 1mb') },
+  UPLOAD_LIMIT_BYTES: { type: 'int', default: '26214400', min: 1, group: 'HTTP', doc: 'Largest uploaded file in bytes (413 above).' },
+  RATE_LIMIT_PER_MINUTE: { type: 'int', default: '6000', min: 0, max: 10000000, group: 'HTTP', doc: 'Requests per minute per client address on /api/v1 (429 above); 0 turns the limit off.' },
+  CORS_ORIGINS: { type: 'list', default: '', group: 'HTTP', doc: 'Origins allowed by CORS (comma separated); empty disables CORS headers.' },
+  // Stores
+  DATABASE_URL: { type: 'url', default: '', schemes: ['postgres', 'postgresql'], group: 'Stores', doc: 'PostgreSQL URL; empty starts embedded PGlite under DATA_DIR/pg.' },
+  DATABASE_POOL_MAX: { type: 'int', default: '10', min: 1, max: 200, group: 'Stores', doc: 'Largest number of database connections per process.' },
+  REDIS_URL: { type: 'url', default: '', schemes: ['redis', 'rediss'], group: 'Stores', doc: 'Redis URL; databases /0 cache, /1 fs metadata, /2 queues, /3 results are derived. Empty: in-memory cache and in-process queue.' },
+  STORAGE_DRIVER: { type: 'enum', values: ['local', 's3'], default: 'local', group: 'Stores', doc: 'Object store: local disk under DATA_DIR/objects, or S3.' },
+  S3_ENDPOINT: { type: 'url', default: '', schemes: ['http', 'https'], group: 'Stores', doc: 'S3-compatible endpoint (path-style); empty uses AWS.' },
+  S3_REGION: { type: 'string', default: 'us-east-1', group: 'Stores', doc: 'S3 region.' },
+  S3_BUCKET: { type: 'string', default: 'wao', group: 'Stores', doc: 'S3 bucket for uploads and artifacts.' },
+  S3_ACCESS_KEY_ID: { type: 'secret', default: '', group: 'Stores', doc: 'S3 access key id.' },
+  S3_SECRET_ACCESS_KEY: { type: 'secret', default: '', group: 'Stores', doc: 'S3 secret access key.' },
+  // Workers
+  WORKER_CONTROL_CONCURRENCY: { type: 'int', default: '2', min: 1, max: 256, group: 'Workers', doc: 'Concurrency of the control-plane worker (queue celery).' },
+  WORKER_WORK_CONCURRENCY: { type: 'int', default: '4', min: 1, max: 256, group: 'Workers', doc: 'Concurrency of the work worker (queue work).' },
+  SCHEDULER_TICK_SECONDS: { type: 'int', default: '60', min: 1, max: 3600, group: 'Workers', doc: 'Scheduler tick interval.' },
+  // Features and integrations named by the spec
+  FLOWS_AVAILABLE: { type: 'bool', default: 'true', group: 'Features', doc: 'Workflow surface on (true) or off (false).' },
+  TASK_AGENT_LOOP: { type: 'bool', default: 'false', group: 'Features', doc: 'Experimental task_agent_loop; off by default.' },
+  OTEL_ENABLED: { type: 'bool', default: 'false', group: 'Observability', doc: 'Send traces to an OpenTelemetry collector.' },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { type: 'url', default: 'http://127.0.0.1:4318', schemes: ['http', 'https'], group: 'Observability', doc: 'OTLP/HTTP collector base address (traces go to /v1/traces).' },
+  OTEL_SERVICE_NAME: { type: 'string', default: 'wao', group: 'Observability', doc: 'Service name reported in traces.' },
+  METRICS_ENABLED: { type: 'bool', default: 'true', group: 'Observability', doc: 'Expose Prometheus metrics at /metrics.' },
+  SERVICE_DOCKER_NETWORK_PREFIX: { type: 'string', default: '172.30.0', check: octets, group: 'Sandbox', doc: 'Private proxy network: three decimal octets, no CIDR; derives the /24, the /25 dynamic pool and the .250/.251 proxies.' },
+  EMAIL_ENABLED: { type: 'bool', default: 'false', group: 'Email', doc: 'Allow outbound email (reports); needs SMTP_HOST.' },
+  SMTP_HOST: { type: 'string', default: '', group: 'Email', doc: 'SMTP server host.' },
+  SMTP_PORT: { type: 'int', default: '587', min: 1, max: 65535, group: 'Email', doc: 'SMTP server port.' },
+  SMTP_USER: { type: 'string', default: '', group: 'Email', doc: 'SMTP user.' },
+  SMTP_PASSWORD: { type: 'secret', default: '', group: 'Email', doc: 'SMTP password.' },
+  SMTP_FROM: { type: 'string', default: '', group: 'Email', doc: 'Sender address of outbound email.' },
+  SMTP_SECURE: { type: 'bool', default: 'false', group: 'Email', doc: 'Use implicit TLS (port 465 style).' },
+  BOTAPP_MODE: { type: 'enum', values: ['webhook', 'polling', 'auto'], default: 'auto', group: 'Channels', doc: 'Bot messenger mode; auto uses webhooks when PUBLIC_BASE_URL is HTTPS, else polling.' },
+  CHATAPP_PUBLIC_KEY: { type: 'string', default: '', group: 'Channels', doc: 'Ed25519 public key (hex) verifying community chat app interactions.', check: (v) => (v === '' || /^[0-9a-f]{64}$/i.test(v) ? undefined : 'must be 64 hex characters (an Ed25519 public key)') },
+  // Identity
+  ADMIN_EMAIL: { type: 'string', default: '', group: 'Identity', doc: 'Owner created on first start; empty uses admin@localhost.' },
+  ADMIN_PASSWORD: { type: 'secret', default: '', group: 'Identity', doc: 'Owner password on first start; empty generates one and logs it once.' },
+  SIGNUP_ENABLED: { type: 'bool', default: 'false', group: 'Identity', doc: 'Allow POST /api/v1/auth/register to create new entities.' },
+  TOKEN_TTL_SECONDS: { type: 'int', default: '86400', min: 60, max: 31536000, group: 'Identity', doc: 'Lifetime of access tokens.' },
+  WORKER_TOKEN: { type: 'secret', default: '', group: 'Identity', doc: 'Shared token workers present on POST /api/v1/workers/heartbeat.' },
+  SECRET_KEY: { type: 'secret', default: '', group: 'Identity', doc: 'Key for encrypting stored credentials; empty generates one under DATA_DIR.' },
+} as const satisfies Record<string, VarSpec>;
+
+export type EnvName = keyof typeof ENV_SCHEMA;

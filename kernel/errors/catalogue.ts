@@ -1,0 +1,34 @@
+import { defineError } from './define.ts';
+
+/**
+ * Every error code the kernel itself raises. Codes are stable API: never reuse or rename one.
+ * docs/errors.md documents each (a test keeps the two in step). Packages define their own
+ * codes next to their code with the same `defineError`, prefixed by their package.
+ */
+export const ERRORS = {
+  // HTTP surface
+  BAD_REQUEST: defineError({ code: 'BAD_REQUEST', status: 400, title: 'Bad request' }),
+  MALFORMED_JSON: defineError({ code: 'MALFORMED_JSON', status: 400, title: 'Malformed JSON body' }),
+  UNAUTHORIZED: defineError({ code: 'UNAUTHORIZED', status: 401, title: 'Authentication required' }),
+  FORBIDDEN: defineError({ code: 'FORBIDDEN', status: 403, title: 'Forbidden' }),
+  NOT_FOUND: defineError({ code: 'NOT_FOUND', status: 404, title: 'Not found' }),
+  ROUTE_NOT_FOUND: defineError({ code: 'ROUTE_NOT_FOUND', status: 404, title: 'No such route' }),
+  METHOD_NOT_ALLOWED: defineError({ code: 'METHOD_NOT_ALLOWED', status: 405, title: 'Method not allowed' }),
+  CONFLICT: defineError({ code: 'CONFLICT', status: 409, title: 'Conflict' }),
+  PAYLOAD_TOO_LARGE: defineError({ code: 'PAYLOAD_TOO_LARGE', status: 413, title: 'Payload too large' }),
+  UNSUPPORTED_MEDIA_TYPE: defineError({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, title: 'Unsupported media type' }),
+  VALIDATION_FAILED: defineError({ code: 'VALIDATION_FAILED', status: 422, title: 'Validation failed' }),
+  RATE_LIMITED: defineError({ code: 'RATE_LIMITED', status: 429, title: 'Too many requests', retryable: true }),
+  INTERNAL_ERROR: defineError({ code: 'INTERNAL_ERROR', status: 500, title: 'Internal server error' }),
+  SERVICE_UNAVAILABLE: defineError({ code: 'SERVICE_UNAVAILABLE', status: 503, title: 'Service unavailable', retryable: true }),
+  TIMEOUT: defineError({ code: 'TIMEOUT', status: 504, title: 'The request timed out', retryable: true }),
+  // Capability packages
+  KERNEL_ERR_MANIFEST: defineError({ code: 'KERNEL_ERR_MANIFEST', status: 500, title: 'Invalid capability manifest' }),
+  KERNEL_ERR_ENTRY: defineError({ code: 'KERNEL_ERR_ENTRY', status: 500, title: 'Capability entry failed to load' }),
+  KERNEL_ERR_CAP_VERSION: defineError({ code: 'KERNEL_ERR_CAP_VERSION', status: 500, title: 'Capability needs another kernel version' }),
+  KERNEL_ERR_REQUIRES: defineError({ code: 'KERNEL_ERR_REQUIRES', status: 500, title: 'Capability requires a package that is not loaded' }),
+  KERNEL_ERR_ACTION_CLASH: defineError({ code: 'KERNEL_ERR_ACTION_CLASH', status: 500, title: 'Action name already served by another package' }),
+  KERNEL_ERR_MIGRATION: defineError({ code: 'KERNEL_ERR_MIGRATION', status: 500, title: 'A package migration failed' }),
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;

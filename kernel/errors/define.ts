@@ -1,0 +1,33 @@
+import { Errors } from 'moleculer';
+
+/**
+ * A flat catalogue of errors with stable codes (Fastify-style), carried as MoleculerError so
+ * the code, HTTP status and data survive a hop between nodes. The gateway maps them to
+ * RFC 9457 problem details in one place (`problem.ts`).
+ */
+export interface ErrorDefinition {
+  code: string;
+  status: number;
+  title: string;
+  retryable?: boolean;
+}
+
+export type KernelError = Errors.MoleculerError & { type: string; code: number; data?: Record<string, unknown> };
+
+export interface ErrorFactory<D extends Record<string, unknown> = Record<string, unknown>> {
+  (detail?: string, data?: D): KernelError;
+  readonly definition: ErrorDefinition;
+  /** true when the error (possibly regenerated on another node) has this definition's code */
+  is(err: unknown): err is KernelError;
+}
+
+export function defineError<D extends Record<string, unknown> = Record<string, unknown>>(definition: ErrorDefinition): ErrorFactory<D> {
+  const factory = ((detail?: string, data?: D) => {
+    const ErrorClass = definition.retryable ? Errors.MoleculerRetryableError : Errors.MoleculerError;
+    const err = new ErrorClass(detail ?? definition.title, definition.status, definition.code, data ?? {}) as KernelError;
+    return err;
+  }) as ErrorFactory<D>;
+  Object.defineProperty(factory, 'definition', { value: Object.freeze({ ...definition }) });
+  factory.is = (err: unknown): err is KernelError => typeof err === 'object' && err !== null && (err as { type?: unknown }).type === definition.code;
+  return factory;
+}

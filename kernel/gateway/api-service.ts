@@ -1,0 +1,131 @@
+import ApiGateway from 'moleculer-web';
+import type { Context, ServiceSchema } from 'moleculer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticateRequest } from './authenticate.ts';
+import { assertAcceptedMediaType } from './content-type.ts';
+import { requestIdOf } from './request-id.ts';
+import { sendProblem } from './send.ts';
+import type { SwapGate } from '../capabilities/swap-gate.ts';
+
+type Req = IncomingMessage & { $ctx?: Context; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $requestId?: string };
+type Handler = (req: Req, res: ServerResponse) => void | Promise<void>;
+
+export interface ApiGatewayOptions {
+  port: number;
+  host: string;
+  bodyLimit: string;
+  uploadLimitBytes: number;
+  corsOrigins: string[];
+  rateLimitPerMinute: number;
+  gate: SwapGate;
+  /** kernel routes outside /api/v1 (health, metrics, OpenAPI, docs), by "METHOD /path" */
+  kernelRoutes: Record<string, Handler>;
+}
+
+/**
+ * The HTTP gateway: moleculer-web serving /api/v1 from each action's own `rest` and `params`,
+ * plus the kernel's own routes. Every error leaves here as problem+json (one place).
+ */
+export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
+  const rawAlias = (handler: Handler) => (req: Req, res: ServerResponse) => {
+    Promise.resolve(handler(req, res)).catch((err) => sendProblem(res, err, req.$requestId));
+  };
+  const kernelAliases = Object.fromEntries(Object.entries(opts.kernelRoutes).map(([route, h]) => [route, rawAlias(h)]));
+
+  return {
+    name: 'api',
+    mixins: [ApiGateway],
+    settings: {
+      port: opts.port,
+      ip: opts.host,
+      log4XXResponses: false,
+      debounceTime: 50,
+      logRequest: null,
+      logResponse: null,
+      logRequestParams: null,
+      logResponseData: null,
+      rootCallOptions(options: Record<string, unknown>, req: Req, res: ServerResponse) {
+        const id = requestIdOf(req);
+        req.$requestId = id;
+        options.requestID = id;
+        res.setHeader('X-Request-Id', id);
+      },
+      routes: [
+        {
+          path: '/api/v1',
+          autoAliases: true,
+          mappingPolicy: 'restrict',
+          // the gateway's own actions and internal ($) services are not part of the API
+          blacklist: [/^api\./, /^\$/],
+          authentication: true,
+          mergeParams: true,
+          logging: false,
+          cors: opts.corsOrigins.length ? { origin: opts.corsOrigins, credentials: true, maxAge: 600 } : undefined,
+          bodyParsers: { json: { limit: opts.bodyLimit, strict: false }, urlencoded: { extended: true, limit: opts.bodyLimit } },
+          busboyConfig: { limits: { files: 10, fileSize: opts.uploadLimitBytes } },
+          rateLimit: opts.rateLimitPerMinute > 0 ? { window: 60_000, limit: opts.rateLimitPerMinute, headers: true, key: (req: Req) => req.socket.remoteAddress ?? 'unknown' } : undefined,
+          onBeforeCall(_ctx: Context, _route: unknown, req: Req) {
+            const action = req.$action ?? {};
+            const isMultipart = req.$alias?.type === 'multipart' || action.multipart === true;
+            const accepts = Array.isArray(action.accepts) ? (action.accepts as string[]) : isMultipart ? ['multipart/form-data'] : ['application/json'];
+            if (!isMultipart) assertAcceptedMediaType(req, accepts);
+          },
+          onAfterCall(ctx: Context, _route: unknown, _req: Req, res: ServerResponse, data: unknown) {
+            if (data === undefined || data === null) {
+              const meta = ctx.meta as Record<string, unknown>;
+              if (!meta.$statusCode) meta.$statusCode = 204;
+            }
+            res.setHeader('Cache-Control', 'no-store');
+            return data;
+          },
+        },
+        {
+          path: '',
+          autoAliases: false,
+          mappingPolicy: 'restrict',
+          bodyParsers: false,
+          logging: false,
+          aliases: kernelAliases,
+        },
+      ],
+      onError(req: Req, res: ServerResponse, err: unknown) {
+        const requestId = req.$requestId ?? (req.$ctx?.requestID as string | undefined);
+        const reset = Number(res.getHeader('X-Rate-Limit-Reset'));
+        if ((err as { type?: string }).type === 'RATE_LIMIT_EXCEEDED' && reset) {
+          (err as { data?: unknown }).data = { retry_after: Math.max(1, Math.ceil((reset - Date.now()) / 1000)) };
+        }
+        const status = sendProblem(res, err, requestId);
+        if (status >= 500) (this as unknown as { logger: { error: Function } }).logger.error({ request_id: requestId, method: req.method, url: req.url, err }, 'request failed');
+      },
+    },
+    created() {
+      holdRequestsDuringSwaps(this as unknown as Gateway, opts.gate);
+    },
+    methods: {
+      authenticate(ctx: Context, _route: unknown, req: Req) {
+        return authenticateRequest(this.broker, ctx, req, req.$action);
+      },
+    },
+  } as ServiceSchema;
+}
+
+type Gateway = { server: import('node:http').Server; resolveAlias(url: string, method: string): { alias?: { action?: string } } | false };
+
+/**
+ * While a package is being swapped, a request for one of its routes (or for a route that does
+ * not resolve, since the old aliases may already be gone) waits for the swap to end, so a
+ * reload drops no request. Other requests pass straight through.
+ */
+function holdRequestsDuringSwaps(gateway: Gateway, gate: SwapGate): void {
+  const listeners = gateway.server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  gateway.server.removeAllListeners('request');
+  gateway.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const pass = () => listeners.forEach((l) => l(req, res));
+    if (!gate.active || !req.url?.startsWith('/api/v1')) return pass();
+    const found = gateway.resolveAlias(req.url.split('?')[0], req.method ?? 'GET');
+    const action = found ? found.alias?.action : undefined;
+    const held = action ? gate.wait(action.slice(0, action.lastIndexOf('.'))) : gate.idle();
+    if (held) held.then(pass, pass);
+    else pass();
+  });
+}

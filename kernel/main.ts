@@ -1,0 +1,42 @@
+import { ConfigError, loadConfig } from '../config/load.ts';
+import { startKernel } from './bootstrap.ts';
+
+/** `npm start`: validate configuration, start this node, drain and exit on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const kernel = await startKernel(config);
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    kernel.broker.logger.info(`${signal}: draining in-flight work for up to ${config.env.SHUTDOWN_GRACE_SECONDS}s`);
+    const force = setTimeout(() => {
+      kernel.broker.logger.error('Grace period over; exiting with work still in flight.');
+      process.exit(1);
+    }, (config.env.SHUTDOWN_GRACE_SECONDS + 5) * 1000);
+    force.unref();
+    kernel.stop().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(`Start-up failed: ${err?.message ?? err}`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import test from 'ava';
+import { join } from 'node:path';
+import { startTestKernel, api, type TestKernel } from './helpers/kernel.ts';
+import { createTestDatabase } from './helpers/pg.ts';
+
+const FIXTURES = join(import.meta.dirname, 'fixtures', 'packages');
+let kernel: TestKernel;
+let dropDb: () => Promise<void>;
+
+test.before(async () => {
+  const db = await createTestDatabase('gateway_rate');
+  dropDb = db.drop;
+  kernel = await startTestKernel({ roots: [FIXTURES], env: { DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '5' } });
+});
+test.after.always(async () => {
+  await kernel?.close();
+  await dropDb?.();
+});
+
+test('429 with Retry-After once a client passes the limit', async (t) => {
+  const statuses: number[] = [];
+  let last;
+  for (let i = 0; i < 7; i++) {
+    last = await api(kernel.apiUrl, '/api/v1/greeter/open');
+    statuses.push(last.status);
+  }
+  t.deepEqual(statuses.slice(0, 5), [200, 200, 200, 200, 200]);
+  t.is(last!.status, 429);
+  t.is(last!.body.code, 'RATE_LIMITED');
+  t.regex(last!.headers.get('content-type') ?? '', /problem\+json/);
+  t.true(Number(last!.headers.get('retry-after')) >= 1);
+});

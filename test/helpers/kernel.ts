@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../config/load.ts';
+import { startKernel, type Kernel } from '../../kernel/bootstrap.ts';
+
+export interface TestKernel extends Kernel {
+  apiUrl: string;
+  webUrl: string;
+  dataDir: string;
+  /** stop, then remove the temp data dir */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a real kernel node for a test: ephemeral ports, its own temp data dir, quiet logs.
+ * Pass DATABASE_URL (from createTestDatabase) to use the machine's PostgreSQL; without it the
+ * node boots embedded PGlite, which takes seconds on an empty dir.
+ */
+export async function startTestKernel(opts: { env?: Record<string, string>; roots: string[] }): Promise<TestKernel> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wao-kernel-'));
+  const config = loadConfig(
+    { API_PORT: '0', WEB_PORT: '0', API_HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', HOT_RELOAD: 'false', SHUTDOWN_GRACE_SECONDS: '10', ...opts.env },
+    join(dataDir, '.env'),
+  );
+  const kernel = await startKernel(config, { roots: opts.roots });
+  return {
+    ...kernel,
+    apiUrl: kernel.apiUrl!,
+    webUrl: kernel.webUrl!,
+    dataDir,
+    async close() {
+      await kernel.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** fetch + JSON with the test's bearer token when given */
+export async function api(base: string, path: string, init: RequestInit & { token?: string; json?: unknown } = {}): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(init.json);
+  }
+  const res = await fetch(base + path, { ...init, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
