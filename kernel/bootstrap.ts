@@ -122,7 +122,7 @@ export async function startKernel(config: Config, opts: StartOptions = {}): Prom
     health.setReady(false, 'loading capability packages');
     await loader.loadAll(discoverPackageDirs(roots));
     if (env.HOT_RELOAD) {
-      watcher = watchPackageRoots(roots, {
+      watcher = await watchPackageRoots(roots, {
         changed: (dir) => void loader.load(dir),
         removed: (dir) => void loader.unload(dir),
       });

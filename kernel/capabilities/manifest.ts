@@ -44,7 +44,14 @@ const check = new Validator().compile({
     kernel: { type: 'string', optional: true, min: 1 },
     requires: { type: 'array', optional: true, items: 'string' },
   },
-}) as (value: unknown) => true | { message: string }[];
+}) as (value: unknown) => true | FieldProblem[];
+
+interface FieldProblem { field: string; type: string; message: string; expected?: unknown; actual?: unknown }
+
+function describeProblem(p: FieldProblem): string {
+  if (p.type === 'enumValue') return `${p.field} must be one of ${p.expected}, not '${p.actual}'`;
+  return p.message;
+}
 
 const ENTRY_CANDIDATES = ['index.ts', 'index.js', 'index.mjs', 'index.cjs'];
 
@@ -61,7 +68,7 @@ export async function readManifest(dir: string): Promise<PackageDescriptor> {
   if (typeof pkg.name !== 'string' || !pkg.name) throw fail('package.json has no "name"');
   if (pkg.capability === undefined) throw fail('package.json has no "capability" key');
   const result = check(pkg.capability);
-  if (result !== true) throw fail(`"capability" is invalid: ${result.map((r) => r.message).join('; ')}`);
+  if (result !== true) throw fail(`"capability" is invalid: ${result.map(describeProblem).join('; ')}`);
   const capability = pkg.capability as CapabilityManifest;
   const entryPath = resolveEntry(absDir, capability.entry ?? (typeof pkg.main === 'string' ? pkg.main : undefined));
   if (!entryPath) throw fail(`no entry found (capability.entry, "main", or one of ${ENTRY_CANDIDATES.join(', ')})`);

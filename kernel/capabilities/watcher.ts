@@ -9,10 +9,10 @@ export interface WatchHandlers {
 }
 
 /**
- * Watches the package roots and reports, per package folder, that it was added or changed
+ * Watches the package roots (resolving once the initial scan is done) and reports, per package folder, that it was added or changed
  * (debounced, so an editor's burst of writes or a copy of many files is one reload) or removed.
  */
-export function watchPackageRoots(roots: string[], handlers: WatchHandlers, debounceMs = 300): { close(): Promise<void> } {
+export async function watchPackageRoots(roots: string[], handlers: WatchHandlers, debounceMs = 300): Promise<{ close(): Promise<void> }> {
   const absRoots = roots.map((r) => resolve(r)).filter((r) => existsSync(r));
   const timers = new Map<string, NodeJS.Timeout>();
   const known = new Set<string>();
@@ -58,6 +58,8 @@ export function watchPackageRoots(roots: string[], handlers: WatchHandlers, debo
     awaitWriteFinish: false,
   });
   watcher.on('all', (_event, path) => schedule(path));
+  // events before the initial scan ends would be lost: the node is not ready until then
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     async close() {
       for (const t of timers.values()) clearTimeout(t);

@@ -14,7 +14,7 @@ const HEALTH_BODY = JSON.stringify({ status: 'ok' });
 
 /** The kernel's own routes beside /api/v1: health, metrics, the OpenAPI document and its viewers. */
 export function kernelRoutes(deps: { broker: ServiceBroker; health: HealthMonitor; metrics?: GatewayPrometheusReporter; version: string }): Record<string, Handler> {
-  const openapi = new OpenApiCache(deps.broker, deps.version);
+  const openapi = new OpenApiCache(deps.broker, { version: deps.version, metrics: deps.metrics !== undefined });
   const routes: Record<string, Handler> = {
     'GET /health': (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': HEALTH_BODY.length, 'Cache-Control': 'no-store' });

@@ -65,6 +65,7 @@ export class BullJobQueue implements JobQueue {
       queue.on('error', (error: Error, context?: string) => {
         if (context) this.onError(new Error(`Queue '${name}': ${context}: ${error.message}`, { cause: error }));
       });
+      this.guardWorkerName(queue);
       this.queues.set(name, queue);
     }
   }
@@ -135,6 +136,20 @@ export class BullJobQueue implements JobQueue {
     // lose their lock and bull's stalled check hands them to another worker.
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close(true)));
     await Promise.allSettled(this.connections.map((connection) => connection.close()));
+  }
+
+  /**
+   * bull's process() fires setWorkerName() (CLIENT SETNAME on the blocking
+   * connection) without handling its promise, so a queue closed before that
+   * command runs would leave an unhandled rejection behind.
+   */
+  private guardWorkerName(queue: Bull.Queue): void {
+    const target = queue as unknown as { setWorkerName(): Promise<void> };
+    const setWorkerName = target.setWorkerName.bind(queue);
+    target.setWorkerName = () =>
+      setWorkerName().catch((error: unknown) => {
+        if (!this.closed) this.onError(new Error(`Queue '${queue.name}': naming the worker connection failed`, { cause: error }));
+      });
   }
 
   private queue(name: QueueName): Bull.Queue {

@@ -1,0 +1,26 @@
+import { execFileSync } from 'node:child_process';
+
+/** A throw-away database on the machine's PostgreSQL (trust auth, user postgres). */
+const PSQL_ARGS = ['-h', '127.0.0.1', '-U', 'postgres', '-v', 'ON_ERROR_STOP=1', '-q', '-c'];
+
+function psql(sql: string): void {
+  execFileSync('psql', [...PSQL_ARGS, sql], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+}
+
+export function databaseUrl(name: string): string {
+  return `postgres://postgres@127.0.0.1:5432/${name}`;
+}
+
+export function createDatabase(name: string): void {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe database name ${name}`);
+  psql(`CREATE DATABASE ${name}`);
+}
+
+/** Drops it even if a connection is left open (PostgreSQL 13+ FORCE). Never throws. */
+export function dropDatabase(name: string): void {
+  try {
+    psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } catch (err) {
+    console.error(`warning: could not drop database ${name}: ${(err as Error).message}`);
+  }
+}
