@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { Validators, type BrokerOptions } from 'moleculer';
 import type { Config } from './config/load.ts';
+import { tracingOptions } from './kernel/tracing/options.ts';
 
 /**
  * Broker settings in one place. Every node of a cluster builds its broker from here, so
@@ -15,7 +16,7 @@ export function brokerOptions(config: Config, extras: { metricsReporter?: object
     nodeID,
     transporter: (env.TRANSPORTER || undefined) as BrokerOptions['transporter'],
     serializer: 'JSON',
-    requestTimeout: 60_000,
+    requestTimeout: env.REQUEST_TIMEOUT_SECONDS * 1000,
     retryPolicy: { enabled: false },
     heartbeatInterval: 5,
     heartbeatTimeout: 15,
@@ -29,6 +30,8 @@ export function brokerOptions(config: Config, extras: { metricsReporter?: object
       },
     },
     logLevel: env.LOG_LEVEL as BrokerOptions['logLevel'],
+    // spans go to an OpenTelemetry collector (OTLP/HTTP) when OTEL_ENABLED=true
+    tracing: tracingOptions(env),
     metrics: extras.metricsReporter ? { enabled: true, reporter: [extras.metricsReporter as never] } : { enabled: false },
     validator: new Validators.Fastest({
       useNewCustomCheckFunction: true,

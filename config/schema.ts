@@ -36,6 +36,7 @@ export const ENV_SCHEMA = {
   ROLES: { type: 'list', default: 'api,control,work', values: ['api', 'control', 'work'], group: 'Process', doc: 'Roles this process runs: api (gateway + domain), control (scheduler, celery queue), work (work queue).' },
   TRANSPORTER: { type: 'url', default: '', schemes: ['nats'], group: 'Process', doc: 'Empty: one process. nats://host:port joins a cluster of nodes.' },
   NAMESPACE: { type: 'string', default: 'wao', group: 'Process', doc: 'Moleculer namespace; nodes only see nodes of the same namespace.' },
+  REQUEST_TIMEOUT_SECONDS: { type: 'int', default: '60', min: 1, max: 3600, group: 'Process', doc: 'Longest an action call may take (also across nodes) before it fails with 504.' },
   CAPABILITY_PATHS: { type: 'list', default: '', group: 'Process', doc: 'Extra folders (comma separated) whose sub-folders are capability packages, e.g. node_modules/@acme.' },
   HOT_RELOAD: { type: 'bool', default: 'true', group: 'Process', doc: 'Watch package folders and load, reload or unload packages without a restart.' },
   SHUTDOWN_GRACE_SECONDS: { type: 'int', default: '30', min: 0, max: 600, group: 'Process', doc: 'On SIGTERM, how long in-flight requests and jobs may drain before exit.' },

@@ -1,5 +1,8 @@
-import { writeFileSync } from 'node:fs';
-import { renderEnvExample } from './env-example.ts';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { renderEnvExample, withConfigTable } from './env-example.ts';
 
-writeFileSync(new URL('../.env.example', import.meta.url), renderEnvExample());
-console.log('wrote .env.example');
+const example = new URL('../.env.example', import.meta.url);
+const readme = new URL('../README.md', import.meta.url);
+writeFileSync(example, renderEnvExample());
+writeFileSync(readme, withConfigTable(readFileSync(readme, 'utf8')));
+console.log('wrote .env.example and the README configuration table');

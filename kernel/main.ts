@@ -1,5 +1,4 @@
 import { ConfigError, loadConfig } from '../config/load.ts';
-import { startKernel } from './bootstrap.ts';
 
 /** `npm start`: validate configuration, start this node, drain and exit on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -13,6 +12,8 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // imported only after the configuration is valid, so a config error answers at once
+  const { startKernel } = await import('./bootstrap.ts');
   const kernel = await startKernel(config);
   let stopping = false;
   const shutdown = (signal: string) => {

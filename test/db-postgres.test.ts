@@ -142,26 +142,28 @@ test('two nodes migrating at once apply each migration exactly once', async (t) 
 
 test('runMigrations waits for the advisory lock another node holds', async (t) => {
   const { db, sequelize } = await freshDatabase('db_migrate_lock');
-  const holder = await connectAgain(db.url);
-  const lockTx = await holder.transaction();
-  await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', {
-    bind: [MIGRATION_LOCK_NAMESPACE, 'pkg-a'],
-    transaction: lockTx,
-  });
+  const otherNode = await connectAgain(db.url);
+  // A session lock on a raw connection, no transaction open: exactly what a migrating node holds.
+  const holder = (await otherNode.connectionManager.getConnection({ type: 'write' })) as {
+    query(text: string, values?: unknown[]): Promise<unknown>;
+  };
+  await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [MIGRATION_LOCK_NAMESPACE, 'pkg-a']);
 
   // Resolves once the runner has found the lock taken three times in a row.
   let busyThreeTimes!: () => void;
   const sawBusy = new Promise<void>((resolve) => (busyThreeTimes = resolve));
   const run = runMigrations(sequelize, pkgA, { onLockBusy: (attempts) => attempts >= 3 && busyThreeTimes() });
-  await sawBusy;
-  t.false(await tableExists(holder, 'pkg_a_items'), 'nothing ran while the lock was held elsewhere');
-  t.false(await tableExists(holder, 'kernel_migrations'));
+  await Promise.race([
+    sawBusy,
+    run.then(() => {
+      throw new Error('runMigrations finished while another node held the lock');
+    }),
+  ]);
+  t.false(await tableExists(otherNode, 'pkg_a_items'), 'nothing ran while the lock was held elsewhere');
+  t.false(await tableExists(otherNode, 'kernel_migrations'));
 
-  await holder.query('SELECT pg_advisory_unlock($1, hashtext($2))', {
-    bind: [MIGRATION_LOCK_NAMESPACE, 'pkg-a'],
-    transaction: lockTx,
-  });
-  await lockTx.commit();
+  await holder.query('SELECT pg_advisory_unlock($1, hashtext($2))', [MIGRATION_LOCK_NAMESPACE, 'pkg-a']);
+  otherNode.connectionManager.releaseConnection(holder);
   t.deepEqual((await run).applied, PKG_A_MIGRATIONS);
 });
 

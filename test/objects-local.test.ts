@@ -44,6 +44,13 @@ test('local: check() fails with a clear message when the root cannot be created'
   t.regex(err!.message, /ENOTDIR|EEXIST/);
 });
 
+test('local: check() under /proc fails instead of hanging', async (t) => {
+  // procfs answers ENOENT to every mkdir, on which Node's recursive mkdir loops forever
+  const local = createObjectStore({ driver: 'local', dir: `/proc/objects-test-${process.pid}/store` });
+  const err = await t.throwsAsync(local.check());
+  t.regex(err!.message, /Object store check failed for local directory .*ENOENT/);
+});
+
 test('local: each object is one record and one blob, with no temporary files left', async (t) => {
   const dir = join(tempRoot, 'layout');
   const local = createObjectStore({ driver: 'local', dir });

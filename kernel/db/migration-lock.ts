@@ -75,7 +75,7 @@ async function tryLock(connection: RawPgConnection, packageName: string): Promis
     MIGRATION_LOCK_NAMESPACE,
     packageName,
   ])) as { rows: Array<{ locked: boolean }> };
-  return result.rows[0]?.locked === true || true;
+  return result.rows[0]?.locked === true;
 }
 
 async function releaseAdvisoryLock(sequelize: Sequelize, connection: RawPgConnection, packageName: string): Promise<void> {

@@ -83,7 +83,6 @@ function buildOptions(opts: RedisConnectionOptions): RedisOptions {
   const common: RedisOptions = {
     connectTimeout,
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
-    showFriendlyErrorStack: process.env.DEBUG_REDIS_STACK === "1",
   };
   if (opts.blocking) {
     return { ...common, maxRetriesPerRequest: null, enableReadyCheck: false };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { bodyChunks } from './body.ts';
 import { describeError } from './errors.ts';
@@ -28,6 +28,32 @@ const CREATE_ATTEMPTS = 5;
 
 function isNotFound(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path)).isDirectory();
+}
+
+/**
+ * `mkdir -p` for the root. Node's `mkdir(..., { recursive: true })` spins forever
+ * (100% CPU, never settles) on a path under /proc, where creating any child
+ * answers ENOENT; this walk gives up after one retry instead.
+ */
+async function makeDirectoryTree(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST' && (await isDirectory(dir))) return;
+    const parent = dirname(dir);
+    if (!isNotFound(err) || parent === dir) throw err;
+    await makeDirectoryTree(parent);
+  }
+  try {
+    await mkdir(dir);
+  } catch (err) {
+    if (!((err as NodeJS.ErrnoException).code === 'EEXIST' && (await isDirectory(dir)))) throw err;
+  }
 }
 
 /** Objects as files under one directory; see local-disk-layout.ts for the layout. */
@@ -126,7 +152,7 @@ export class LocalDiskObjectStore implements ObjectStore {
   async close(): Promise<void> {}
 
   async #ensureRoot(): Promise<void> {
-    this.#rootReady ??= mkdir(this.root, { recursive: true }).then(
+    this.#rootReady ??= makeDirectoryTree(this.root).then(
       () => undefined,
       (err: unknown) => {
         this.#rootReady = null; // let a later call retry

@@ -32,6 +32,16 @@ function isMissingKey(err: unknown): boolean {
   return name === 'NoSuchKey' || name === 'NotFound' || (statusOf(err) === 404 && name !== 'NoSuchBucket');
 }
 
+/** In Node the SDK hands out an http.IncomingMessage, or a checksum-validating Readable around it. */
+function toReadable(body: unknown): Readable {
+  if (body === undefined) return Readable.from([]);
+  if (body instanceof Readable) return body;
+  if (typeof (body as AsyncIterable<Uint8Array> | null)?.[Symbol.asyncIterator] === 'function') {
+    return Readable.from(body as AsyncIterable<Uint8Array>);
+  }
+  throw new Error(`Unexpected GetObject body type ${Object.prototype.toString.call(body)}`);
+}
+
 /** Objects in one bucket of AWS S3 or any S3-compatible server. */
 export class S3ObjectStore implements ObjectStore {
   readonly driver = 's3' as const;
@@ -92,8 +102,7 @@ export class S3ObjectStore implements ObjectStore {
     await this.#ensureBucket();
     try {
       const got = await this.#client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      // In Node the SDK's body is an http.IncomingMessage (a Readable).
-      const body = got.Body instanceof Readable ? got.Body : Readable.from([]);
+      const body = toReadable(got.Body);
       return { body, size: got.ContentLength ?? 0, contentType: got.ContentType || DEFAULT_CONTENT_TYPE, metadata: got.Metadata ?? {} };
     } catch (err) {
       if (isMissingKey(err)) return null;

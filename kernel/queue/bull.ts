@@ -80,7 +80,7 @@ export class BullJobQueue implements JobQueue {
         // job must be removed before its id can run again.
         const state = await existing.getState();
         if (state !== 'failed' && state !== 'completed') return;
-        await existing.remove().catch(() => undefined);
+        
       }
       await queue.add(resolved.name, { id: resolved.id }, {
         jobId: toBullJobId(resolved.id),
@@ -144,9 +144,8 @@ export class BullJobQueue implements JobQueue {
    * command runs would leave an unhandled rejection behind.
    */
   private guardWorkerName(queue: Bull.Queue): void {
-    const target = queue as unknown as { setWorkerName(): Promise<void> };
-    const setWorkerName = target.setWorkerName.bind(queue);
-    target.setWorkerName = () =>
+    const setWorkerName = queue.setWorkerName.bind(queue);
+    queue.setWorkerName = () =>
       setWorkerName().catch((error: unknown) => {
         if (!this.closed) this.onError(new Error(`Queue '${queue.name}': naming the worker connection failed`, { cause: error }));
       });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Sequelize } from 'sequelize';
+import { QueryTypes, Sequelize } from 'sequelize';
 import { redactUrl } from '../../kernel/db/connect.ts';
 
 /**
@@ -31,7 +31,10 @@ export function testDatabaseAdminUrl(): string {
 export async function createTestDatabase(label: string): Promise<TestDatabase> {
   const adminUrl = testDatabaseAdminUrl();
   const name = uniqueDatabaseName(label);
-  await withAdminConnection(adminUrl, (admin) => createDatabase(admin, name));
+  await withAdminConnection(adminUrl, async (admin) => {
+    if (isLoopback(adminUrl)) await dropOrphanedTestDatabases(admin);
+    await createDatabase(admin, name);
+  });
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   let dropped = false;
@@ -63,6 +66,38 @@ async function createDatabase(admin: Sequelize, name: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
     }
   }
+}
+
+/**
+ * A test run killed before its cleanup (a timeout, Ctrl-C) leaves databases
+ * behind. Their names carry the creating process's pid; on a server on this
+ * machine, a database whose process is gone is dropped at the next create.
+ */
+async function dropOrphanedTestDatabases(admin: Sequelize): Promise<void> {
+  const rows = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'test\\_%'", {
+    type: QueryTypes.SELECT,
+  });
+  for (const { datname } of rows) {
+    const pid = TEST_DATABASE_NAME.exec(datname)?.[1];
+    if (pid === undefined || isProcessAlive(Number(pid))) continue;
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(datname)} WITH (FORCE)`).catch(() => {});
+  }
+}
+
+const TEST_DATABASE_NAME = /^test_.*_(\d+)_[0-9a-f]{8}$/;
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+}
+
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
 }
 
 function uniqueDatabaseName(label: string): string {
