@@ -59,6 +59,7 @@ export const ENV_SCHEMA = {
   S3_ENDPOINT: { type: 'url', default: '', schemes: ['http', 'https'], group: 'Stores', doc: 'S3-compatible endpoint (path-style); empty uses AWS.' },
   S3_REGION: { type: 'string', default: 'us-east-1', group: 'Stores', doc: 'S3 region.' },
   S3_BUCKET: { type: 'string', default: 'wao', group: 'Stores', doc: 'S3 bucket for uploads and artifacts.' },
+  S3_CREATE_BUCKET: { type: 'bool', default: 'true', group: 'Stores', doc: 'Create S3_BUCKET on first use when it does not exist.' },
   S3_ACCESS_KEY_ID: { type: 'secret', default: '', group: 'Stores', doc: 'S3 access key id.' },
   S3_SECRET_ACCESS_KEY: { type: 'secret', default: '', group: 'Stores', doc: 'S3 secret access key.' },
   // Workers

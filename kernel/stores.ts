@@ -45,7 +45,7 @@ export async function openStores(config: Config, health: HealthMonitor, log: (ms
     closers.unshift(() => queue.close());
     const objects =
       env.STORAGE_DRIVER === 's3'
-        ? createObjectStore({ driver: 's3', s3: { endpoint: env.S3_ENDPOINT || undefined, region: env.S3_REGION, bucket: env.S3_BUCKET, accessKeyId: env.S3_ACCESS_KEY_ID || undefined, secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined } })
+        ? createObjectStore({ driver: 's3', s3: { endpoint: env.S3_ENDPOINT || undefined, region: env.S3_REGION, bucket: env.S3_BUCKET, createBucket: env.S3_CREATE_BUCKET, accessKeyId: env.S3_ACCESS_KEY_ID || undefined, secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined } })
         : createObjectStore({ driver: 'local', dir: join(resolve(env.DATA_DIR), 'objects') });
     closers.unshift(() => objects.close());
 

@@ -76,5 +76,7 @@ test('with Redis down, calls reject with a clear error instead of hanging', asyn
   await t.throwsAsync(queue.check(), { message: new RegExp(`^Redis PING failed at ${target}: cannot connect`) });
   await t.throwsAsync(queue.counts('work'), { message: /Redis count jobs on 'work' failed .*cannot connect/ });
   t.true(errors.length > 0, 'connection errors are reported to onError');
-  await t.notThrowsAsync(queue.close());
+  queue.process('work', 2, async () => {});
+  await t.notThrowsAsync(queue.drain(500));
+  await t.notThrowsAsync(queue.close(), 'closing does not wait for the unreachable server');
 });

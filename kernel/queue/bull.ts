@@ -62,8 +62,8 @@ export class BullJobQueue implements JobQueue {
       });
       // Connection errors reach onError once, from RedisConnection; bull adds a
       // context argument only to the errors of its own processing loop.
-      queue.on('error', (error: Error, context?: string) => {
-        if (context) this.onError(new Error(`Queue '${name}': ${context}: ${error.message}`, { cause: error }));
+      queue.on('error', (error: unknown, context?: string) => {
+        if (context) this.onError(new Error(`Queue '${name}': ${context}: ${messageOf(error)}`, { cause: error }));
       });
       this.guardWorkerName(queue);
       this.queues.set(name, queue);
@@ -80,7 +80,7 @@ export class BullJobQueue implements JobQueue {
         // job must be removed before its id can run again.
         const state = await existing.getState();
         if (state !== 'failed' && state !== 'completed') return;
-        
+        await existing.remove().catch(() => undefined);
       }
       await queue.add(resolved.name, { id: resolved.id }, {
         jobId: toBullJobId(resolved.id),
@@ -101,8 +101,10 @@ export class BullJobQueue implements JobQueue {
     const started = queue.process('*', concurrency, (job) =>
       this.inFlight.track(() => handler({ name: job.name, id: (job.data as { id: string }).id, attempt: job.attemptsMade + 1 })),
     );
-    // Resolves only when the queue closes; a rejection means the loop died.
-    started.catch((error: Error) => this.onError(new Error(`Queue '${queueName}' stopped processing: ${error.message}`, { cause: error })));
+    // Resolves only when the queue closes; a rejection before close means the loop died.
+    started.catch((error: unknown) => {
+      if (!this.closed) this.onError(new Error(`Queue '${queueName}' stopped processing: ${messageOf(error)}`, { cause: error }));
+    });
   }
 
   async pause(queueName: QueueName): Promise<void> {
@@ -168,4 +170,9 @@ export class BullJobQueue implements JobQueue {
   private assertOpen(): void {
     if (this.closed) throw new Error('Job queue (bull) is closed');
   }
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return error === undefined ? 'connection ended' : String(error);
 }
