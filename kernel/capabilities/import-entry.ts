@@ -23,7 +23,7 @@ export async function importEntry(entryPath: string, packageDir: string): Promis
 export function toSchemas(mod: unknown): ServiceSchema[] {
   let value = mod as Record<string, unknown>;
   // CommonJS through ESM and TS-compiled-to-CJS wrap the export in one or two `default` layers
-  for (let i = 0; i < 3 && value && !isSchema(value) && !Array.isArray(value) && 'default' in value; i++) {
+  for (let i = 0; i < 3 && value && typeof value === 'object' && !isSchema(value) && !Array.isArray(value) && 'default' in value; i++) {
     value = value.default as Record<string, unknown>;
   }
   if (Array.isArray(value)) return value.filter(isSchema) as ServiceSchema[];

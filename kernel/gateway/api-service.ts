@@ -5,6 +5,7 @@ import { authenticateRequest } from './authenticate.ts';
 import { assertAcceptedMediaType } from './content-type.ts';
 import { requestIdOf } from './request-id.ts';
 import { sendProblem } from './send.ts';
+import { NOT_SERVED_OVER_HTTP } from './not-served.ts';
 import type { SwapGate } from '../capabilities/swap-gate.ts';
 
 type Req = IncomingMessage & { $ctx?: Context; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $requestId?: string };
@@ -55,8 +56,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
           path: '/api/v1',
           autoAliases: true,
           mappingPolicy: 'restrict',
-          // the gateway's own actions and internal ($) services are not part of the API
-          blacklist: [/^api\./, /^\$/],
+          blacklist: NOT_SERVED_OVER_HTTP,
           authentication: true,
           mergeParams: true,
           logging: false,
@@ -95,7 +95,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
           (err as { data?: unknown }).data = { retry_after: Math.max(1, Math.ceil((reset - Date.now()) / 1000)) };
         }
         const status = sendProblem(res, err, requestId);
-        if (status >= 500) (this as unknown as { logger: { error: Function } }).logger.error({ request_id: requestId, method: req.method, url: req.url, err }, 'request failed');
+        if (status >= 500) (this as unknown as { logger: { error: Function } }).logger.error({ request_id: requestId, method: req.method, url: (req as { originalUrl?: string }).originalUrl ?? req.url, err }, 'request failed');
       },
     },
     created() {

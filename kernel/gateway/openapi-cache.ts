@@ -1,6 +1,7 @@
 import type { ServiceBroker } from 'moleculer';
 import { buildOpenApi } from '../openapi/build.ts';
 import type { PathItem, ServiceInfo } from '../openapi/types.ts';
+import { NOT_SERVED_OVER_HTTP } from './not-served.ts';
 
 /** Paths the kernel serves itself; public, so `security: []`. */
 const KERNEL_PATHS: Record<string, PathItem> = {
@@ -13,12 +14,6 @@ const KERNEL_PATHS: Record<string, PathItem> = {
 const METRICS_PATH: Record<string, PathItem> = {
   '/metrics': { get: { operationId: 'kernel.metrics', summary: 'Prometheus metrics', tags: ['health'], security: [], responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
 };
-
-/**
- * Actions the /api/v1 gateway route never serves: keep in step with the route's `blacklist`
- * in api-service.ts (the gateway's own actions, such as `api.listAliases`, and internal `$` ones).
- */
-const NOT_SERVED_OVER_HTTP = [/^api\./, /^\$/];
 
 function servedOnly(services: ServiceInfo[]): ServiceInfo[] {
   return services.map((service) => ({

@@ -36,7 +36,7 @@ export async function spawnKernel(env: Record<string, string>): Promise<KernelPr
   let out = '';
   const proc = spawn(process.execPath, ['--import', 'tsx', 'kernel/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, API_HOST: '127.0.0.1', API_PORT: String(apiPort), WEB_PORT: String(webPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', HOT_RELOAD: 'false', RATE_LIMIT_PER_MINUTE: '0', ...env },
+    env: { ...process.env, API_HOST: '127.0.0.1', API_PORT: String(apiPort), WEB_PORT: String(webPort), DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal', NODE_ENV: 'test', HOT_RELOAD: 'false', RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout!.on('data', (d) => (out += d));
