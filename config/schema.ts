@@ -53,7 +53,7 @@ export const ENV_SCHEMA = {
   CORS_ORIGINS: { type: 'list', default: '', group: 'HTTP', doc: 'Origins allowed by CORS (comma separated); empty disables CORS headers.' },
   // Stores
   DATABASE_URL: { type: 'url', default: '', schemes: ['postgres', 'postgresql'], group: 'Stores', doc: 'PostgreSQL URL; empty starts embedded PGlite under DATA_DIR/pg.' },
-  DATABASE_POOL_MAX: { type: 'int', default: '10', min: 1, max: 200, group: 'Stores', doc: 'Largest number of database connections per process.' },
+  DATABASE_POOL_MAX: { type: 'int', default: '10', min: 2, max: 200, group: 'Stores', doc: 'Largest number of database connections per process.' },
   REDIS_URL: { type: 'url', default: '', schemes: ['redis', 'rediss'], group: 'Stores', doc: 'Redis URL; databases /0 cache, /1 fs metadata, /2 queues, /3 results are derived. Empty: in-memory cache and in-process queue.' },
   STORAGE_DRIVER: { type: 'enum', values: ['local', 's3'], default: 'local', group: 'Stores', doc: 'Object store: local disk under DATA_DIR/objects, or S3.' },
   S3_ENDPOINT: { type: 'url', default: '', schemes: ['http', 'https'], group: 'Stores', doc: 'S3-compatible endpoint (path-style); empty uses AWS.' },

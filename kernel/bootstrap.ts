@@ -109,6 +109,7 @@ export async function startKernel(config: Config, opts: StartOptions = {}): Prom
   const stop = async () => {
     health.setReady(false, 'stopping');
     await watcher?.close();
+    await loader.close();
     await new Promise<void>((done) => (web ? web.close(() => done()) : done()));
     await stores?.queue.drain(env.SHUTDOWN_GRACE_SECONDS * 1000).catch(() => undefined);
     await broker.stop();
@@ -123,8 +124,8 @@ export async function startKernel(config: Config, opts: StartOptions = {}): Prom
     await loader.loadAll(discoverPackageDirs(roots));
     if (env.HOT_RELOAD) {
       watcher = await watchPackageRoots(roots, {
-        changed: (dir) => void loader.load(dir),
-        removed: (dir) => void loader.unload(dir),
+        changed: (dir) => void loader.load(dir).catch(() => undefined),
+        removed: (dir) => void loader.unload(dir).catch(() => undefined),
       });
     }
     health.setReady(true, 'ready');

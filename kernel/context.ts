@@ -6,8 +6,9 @@ import type { JobQueue } from './queue/types.ts';
 import type { ObjectStore } from './objects/types.ts';
 
 /**
- * The shared stores a node hands to its capability packages. A package reads them with
- * `kernelOf(this.broker)` in its service hooks; it never opens connections of its own.
+ * The shared stores a node hands to its capability packages. A package of this repository
+ * reads them with `kernelOf(this.broker)`; a package installed from npm, which cannot import
+ * this file, reads `this.broker[Symbol.for('wao.kernel')]`. It never opens connections of its own.
  */
 export interface KernelContext {
   config: Config;
@@ -19,14 +20,16 @@ export interface KernelContext {
   objects: ObjectStore;
 }
 
-const contexts = new WeakMap<ServiceBroker, KernelContext>();
+export const KERNEL_CONTEXT = Symbol.for('wao.kernel');
+
+type WithKernel = ServiceBroker & { [KERNEL_CONTEXT]?: KernelContext };
 
 export function attachKernel(broker: ServiceBroker, ctx: KernelContext): void {
-  contexts.set(broker, ctx);
+  (broker as WithKernel)[KERNEL_CONTEXT] = ctx;
 }
 
 export function kernelOf(broker: ServiceBroker): KernelContext {
-  const ctx = contexts.get(broker);
+  const ctx = (broker as WithKernel)[KERNEL_CONTEXT];
   if (!ctx) throw new Error('the kernel stores are not ready on this broker yet');
   return ctx;
 }

@@ -30,7 +30,8 @@ export async function openStores(config: Config, health: HealthMonitor, log: (ms
     if (!url) {
       const dataDir = resolve(env.DATA_DIR, 'pg');
       log(`DATABASE_URL is not set: starting embedded PostgreSQL (PGlite) in ${dataDir}`);
-      const embedded = await startEmbeddedPostgres({ dataDir });
+      // the pool needs a connection of its own for migrations' advisory lock, plus headroom
+      const embedded = await startEmbeddedPostgres({ dataDir, maxConnections: Math.max(32, env.DATABASE_POOL_MAX + 4) });
       closers.unshift(() => embedded.close());
       url = embedded.url;
     }

@@ -126,3 +126,14 @@ test.serial('operators list the packages with name, kind, version, roles, node, 
   t.like(stable, { name: 'stable', kind: 'domain', version: '1.0.1', roles: ['api'], node: kernel.broker.nodeID, state: 'loaded', error: null });
   t.is(stable.dir, undefined, 'server paths are not exposed');
 });
+
+test.serial('a hot-loaded package gets its migrations applied before it serves', async (t) => {
+  cpSync(join(import.meta.dirname, 'fixtures', 'migrating', 'notes'), join(root, 'notes'), { recursive: true });
+  const res = await eventually(async () => {
+    const r = await api(kernel.apiUrl, '/api/v1/notes', { method: 'POST', json: { body: 'first' } });
+    return r.status === 201 ? r : undefined;
+  });
+  t.deepEqual(res?.body, { id: 1, body: 'first' });
+  const [applied] = await kernel.stores!.db.query("SELECT name FROM kernel_migrations WHERE package = 'notes'");
+  t.deepEqual(applied, [{ name: '001-create-notes' }]);
+});

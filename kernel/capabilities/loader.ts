@@ -37,6 +37,7 @@ export class CapabilityLoader {
   private readonly loaded = new Map<string, Loaded>();
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly logger: LoggerInstance;
+  private closed = false;
 
   constructor(private readonly opts: LoaderOptions) {
     this.logger = opts.broker.getLogger('capabilities');
@@ -79,11 +80,14 @@ export class CapabilityLoader {
     return undefined;
   }
 
-  async stopAll(): Promise<void> {
-    for (const dir of [...this.loaded.keys()].reverse()) await this.unload(dir);
+  /** Refuses further loads and waits for the ones under way (before the broker stops). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.queues.values());
   }
 
   private serial<T>(dir: string, job: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the capability loader is closed'));
     const next = (this.queues.get(dir) ?? Promise.resolve()).then(job, job);
     this.queues.set(dir, next.catch(() => undefined));
     return next;

@@ -109,7 +109,18 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
   } as ServiceSchema;
 }
 
-type Gateway = { server: import('node:http').Server; resolveAlias(url: string, method: string): { alias?: { action?: string } } | false };
+type Gateway = { server: import('node:http').Server; logger: { info(obj: object, msg: string): void }; resolveAlias(url: string, method: string): { alias?: { action?: string } } | false };
+
+/** One JSON line per request, with the request id the response carries. */
+function accessLog(gateway: Gateway, req: IncomingMessage, res: ServerResponse): void {
+  const started = performance.now();
+  res.once('finish', () => {
+    gateway.logger.info(
+      { request_id: res.getHeader('X-Request-Id'), method: req.method, url: (req as { originalUrl?: string }).originalUrl ?? req.url, status: res.statusCode, duration_ms: Math.round((performance.now() - started) * 10) / 10 },
+      'request',
+    );
+  });
+}
 
 /**
  * While a package is being swapped, a request for one of its routes (or for a route that does
@@ -120,6 +131,7 @@ function holdRequestsDuringSwaps(gateway: Gateway, gate: SwapGate): void {
   const listeners = gateway.server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   gateway.server.removeAllListeners('request');
   gateway.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    accessLog(gateway, req, res);
     const pass = () => listeners.forEach((l) => l(req, res));
     if (!gate.active || !req.url?.startsWith('/api/v1')) return pass();
     const found = gateway.resolveAlias(req.url.split('?')[0], req.method ?? 'GET');
