@@ -1,0 +1,43 @@
+import type { Context } from 'moleculer';
+import type { FindOptions, Model, ModelStatic, Transaction, WhereOptions, CreationAttributes } from 'sequelize';
+import { ERRORS } from '../errors/catalogue.ts';
+import { entityOf } from './identity.ts';
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Data access for one tenant-owned model, always within the caller's entity: a record of
+ * another entity is simply not found (404), so its existence does not leak.
+ */
+export function tenantRepo<M extends Model>(model: ModelStatic<M>, label: string) {
+  const scope = (entityId: string, where: WhereOptions = {}): WhereOptions => ({ ...(where as object), entity_id: entityId });
+  return {
+    async page(ctx: Context | string, opts: { where?: WhereOptions; order?: FindOptions['order']; limit: number; offset: number }): Promise<Page<M>> {
+      const entityId = typeof ctx === 'string' ? ctx : entityOf(ctx);
+      const { rows, count } = await model.findAndCountAll({ where: scope(entityId, opts.where), order: opts.order, limit: opts.limit, offset: opts.offset });
+      return { items: rows, total: count, limit: opts.limit, offset: opts.offset };
+    },
+    async find(ctx: Context | string, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}): Promise<M | null> {
+      const entityId = typeof ctx === 'string' ? ctx : entityOf(ctx);
+      return model.findOne({ where: scope(entityId, { id } as WhereOptions), transaction: opts.transaction, lock: opts.lock });
+    },
+    async get(ctx: Context | string, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}): Promise<M> {
+      const found = await this.find(ctx, id, opts);
+      if (!found) throw ERRORS.NOT_FOUND(`No ${label} with id '${id}'.`, { resource: label, id });
+      return found;
+    },
+    async create(ctx: Context | string, values: Omit<CreationAttributes<M>, 'entity_id'>, opts: { transaction?: Transaction } = {}): Promise<M> {
+      const entityId = typeof ctx === 'string' ? ctx : entityOf(ctx);
+      return model.create({ ...values, entity_id: entityId } as unknown as CreationAttributes<M>, { transaction: opts.transaction });
+    },
+    async count(ctx: Context | string, where: WhereOptions = {}): Promise<number> {
+      const entityId = typeof ctx === 'string' ? ctx : entityOf(ctx);
+      return model.count({ where: scope(entityId, where) });
+    },
+  };
+}
