@@ -109,7 +109,7 @@ export class CapabilityLoader {
       schemas = await importEntry(descriptor.entryPath, dir).catch((err: Error) => {
         throw ERRORS.KERNEL_ERR_ENTRY(`${descriptor!.name}: ${err.message}`);
       });
-      schemas = schemas.map((s) => tagSchema(s, descriptor!.name));
+      schemas = schemas.map((s) => tagSchema(s, descriptor!.name, descriptor!.capability.kind));
       this.checkClashes(descriptor, schemas);
       await this.opts.beforeStart?.(descriptor);
     } catch (err) {
@@ -234,7 +234,7 @@ function fullNameOf(schema: ServiceSchema): string {
  * Records the owning package in service metadata, so every node's registry can tell, and
  * makes HTTP actions strict: a body or query field the action does not declare is a 422.
  */
-function tagSchema(schema: ServiceSchema, pkg: string): ServiceSchema {
+function tagSchema(schema: ServiceSchema, pkg: string, kind: string): ServiceSchema {
   const actions = Object.fromEntries(
     Object.entries(schema.actions ?? {}).map(([name, action]) => {
       if (!action || typeof action !== 'object' || !('rest' in action) || !action.rest) return [name, action];
@@ -242,5 +242,5 @@ function tagSchema(schema: ServiceSchema, pkg: string): ServiceSchema {
       return [name, { ...action, params: '$$strict' in params ? params : { $$strict: true, ...params } }];
     }),
   );
-  return { ...schema, actions, metadata: { ...(schema.metadata ?? {}), $package: pkg } } as ServiceSchema;
+  return { ...schema, actions, metadata: { ...(schema.metadata ?? {}), $package: pkg, $kind: kind } } as ServiceSchema;
 }

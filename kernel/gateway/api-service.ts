@@ -64,7 +64,8 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
           bodyParsers: { json: { limit: opts.bodyLimit, strict: false }, urlencoded: { extended: true, limit: opts.bodyLimit } },
           busboyConfig: { limits: { files: 10, fileSize: opts.uploadLimitBytes } },
           rateLimit: opts.rateLimitPerMinute > 0 ? { window: 60_000, limit: opts.rateLimitPerMinute, headers: true, key: (req: Req) => req.socket.remoteAddress ?? 'unknown' } : undefined,
-          onBeforeCall(_ctx: Context, _route: unknown, req: Req) {
+          onBeforeCall(ctx: Context, _route: unknown, req: Req) {
+            (ctx.meta as Record<string, unknown>).client_ip = clientIp(req);
             const action = req.$action ?? {};
             const isMultipart = req.$alias?.type === 'multipart' || action.multipart === true;
             const accepts = Array.isArray(action.accepts) ? (action.accepts as string[]) : isMultipart ? ['multipart/form-data'] : ['application/json'];
@@ -110,6 +111,17 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
 }
 
 type Gateway = { server: import('node:http').Server; logger: { info(obj: object, msg: string): void }; resolveAlias(url: string, method: string): { alias?: { action?: string } } | false };
+
+/**
+ * The caller's address: the socket's, or the first X-Forwarded-For hop when the socket is a
+ * loopback peer (the web listener on this machine proxies with xfwd).
+ */
+function clientIp(req: IncomingMessage): string {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  const forwarded = req.headers['x-forwarded-for'];
+  if (typeof forwarded === 'string' && /^(127\.|::1$|::ffff:127\.)/.test(peer)) return forwarded.split(',')[0].trim() || peer;
+  return peer;
+}
 
 /** One JSON line per request, with the request id the response carries. */
 function accessLog(gateway: Gateway, req: IncomingMessage, res: ServerResponse): void {
