@@ -7,8 +7,9 @@ import { tracingOptions } from './kernel/tracing/options.ts';
  * Broker settings in one place. Every node of a cluster builds its broker from here, so
  * they agree on namespace, serializer, timeouts, tracking and validation.
  */
-export function brokerOptions(config: Config, extras: { metricsReporter?: object } = {}): BrokerOptions {
+export function brokerOptions(config: Config, extras: { metricsReporter?: object; version?: string } = {}): BrokerOptions {
   const env = config.env;
+  const queues = [...(env.ROLES.includes('control') ? ['celery'] : []), ...(env.ROLES.includes('work') ? ['work'] : [])];
   const graceMs = env.SHUTDOWN_GRACE_SECONDS * 1000;
   const nodeID = env.NODE_ID || `${hostname()}-${process.pid}`;
   return {
@@ -16,6 +17,13 @@ export function brokerOptions(config: Config, extras: { metricsReporter?: object
     nodeID,
     transporter: (env.TRANSPORTER || undefined) as BrokerOptions['transporter'],
     serializer: 'JSON',
+    // what other nodes (and GET /api/v1/workers) learn about this node from the registry
+    metadata: {
+      roles: env.ROLES,
+      queues,
+      concurrency: { celery: env.WORKER_CONTROL_CONCURRENCY, work: env.WORKER_WORK_CONCURRENCY },
+      version: extras.version ?? null,
+    },
     requestTimeout: env.REQUEST_TIMEOUT_SECONDS * 1000,
     retryPolicy: { enabled: false },
     heartbeatInterval: 5,

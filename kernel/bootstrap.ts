@@ -50,7 +50,7 @@ export async function startKernel(config: Config, opts: StartOptions = {}): Prom
   const roles = env.ROLES as Role[];
   const isApi = roles.includes('api');
   const metrics = env.METRICS_ENABLED && isApi ? new GatewayPrometheusReporter() : undefined;
-  const broker = new ServiceBroker(brokerOptions(config, { metricsReporter: metrics }));
+  const broker = new ServiceBroker(brokerOptions(config, { metricsReporter: metrics, version: KERNEL_VERSION }));
   const logger = broker.getLogger('kernel');
   const health = new HealthMonitor();
   let stores: Stores | undefined;
