@@ -4,7 +4,7 @@
  * namespace). Process B (detached) serves `bench.echo`; this process calls it:
  *   - sequentially, one call at a time, for latency p50/p99;
  *   - with N concurrent callers, in windows, for calls/s.
- * The same is measured for a raw NATS request/reply to B (windows alternated A-B-B-A,
+ * The same is measured for a raw NATS publish/reply round trip to B (windows alternated A-B-B-A,
  * A = moleculer, B = raw), so the broker's own cost can be told from the transport's.
  *
  *   node --import tsx bench/nats-call.ts [--calls 4000] [--concurrency 32] [--windows 4] [--seconds 6]
@@ -47,10 +47,27 @@ function moleculerCall(broker: ServiceBroker): Call {
   return async (seq) => checkEcho(seq, await broker.call('bench.echo', { seq, text: 'hello', ok: true }));
 }
 
+/**
+ * Raw NATS baseline shaped like moleculer's transporter: publish a request with a reply subject,
+ * B answers on it, replies are matched by id. (nats.js `request()` is not used: its per-request
+ * inbox and timer cost several times more than this pattern, so it would be no floor.)
+ */
 function rawCall(nc: NatsConnection, subject: string): Call {
+  const pending = new Map<number, (body: unknown) => void>();
+  const inbox = `${subject}.reply.${process.pid}`;
+  nc.subscribe(inbox, {
+    callback: (_err, msg) => {
+      const body = msg.json<{ id: number; params: unknown }>();
+      pending.get(body.id)?.(body.params);
+      pending.delete(body.id);
+    },
+  });
+  let nextId = 0;
   return async (seq) => {
-    const msg = await nc.request(subject, JSON.stringify({ seq, text: 'hello', ok: true }), { timeout: 10_000 });
-    checkEcho(seq, msg.json());
+    const id = nextId++;
+    const answered = new Promise<unknown>((resolve) => pending.set(id, resolve));
+    nc.publish(subject, JSON.stringify({ id, params: { seq, text: 'hello', ok: true } }), { reply: inbox });
+    checkEcho(seq, await answered);
   };
 }
 
@@ -93,6 +110,7 @@ async function main(): Promise<void> {
   let nc: NatsConnection | undefined;
   try {
     nc = await connect({ servers: NATS_URL.slice(7), timeout: 5_000 }); // fails here when nats-server is down
+    await nc.flush();
     const echo = startDetached('echo-node', process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'servers/echo-node.ts')], {
       env: { ...process.env, PATH: pathWithThisNode(), ...env, NODE_ID: `${namespace}-B` },
       cwd: PROJECT_ROOT,
@@ -128,7 +146,7 @@ async function main(): Promise<void> {
     const seqA = ms(seqLatencies.A);
     const seqB = ms(seqLatencies.B);
     console.log(`\nmoleculer over NATS: sequential p50 ${seqA.p50} ms, p99 ${seqA.p99} ms; ${round(rate('A'), 0)} calls/s with ${concurrency} callers (p50 ${concMs('A').p50} ms, p99 ${concMs('A').p99} ms)`);
-    console.log(`raw NATS req/reply:  sequential p50 ${seqB.p50} ms, p99 ${seqB.p99} ms; ${round(rate('B'), 0)} calls/s with ${concurrency} callers`);
+    console.log(`raw NATS pub/reply:  sequential p50 ${seqB.p50} ms, p99 ${seqB.p99} ms; ${round(rate('B'), 0)} calls/s with ${concurrency} callers`);
     console.log(`moleculer/raw calls/s ratio ${round(rate('A') / rate('B'), 3)}`);
     console.log(
       JSON.stringify({

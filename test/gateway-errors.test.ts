@@ -1,21 +1,10 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { startTestKernel, api, type TestKernel } from './helpers/kernel.ts';
-import { createTestDatabase } from './helpers/pg.ts';
+import { useKernel, api } from './helpers/kernel.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'packages');
-let kernel: TestKernel;
-let dropDb: () => Promise<void>;
-
-test.before(async () => {
-  const db = await createTestDatabase('gateway_errors');
-  dropDb = db.drop;
-  kernel = await startTestKernel({ roots: [FIXTURES], env: { DATABASE_URL: db.url, BODY_LIMIT: '1kb', RATE_LIMIT_PER_MINUTE: '0' } });
-});
-test.after.always(async () => {
-  await kernel?.close();
-  await dropDb?.();
-});
+const fixture = useKernel(test, { label: 'gateway_errors', roots: [FIXTURES], env: { BODY_LIMIT: '1kb' } });
+const base = () => fixture.kernel.apiUrl;
 
 const owner = 'owner-token';
 
@@ -31,61 +20,61 @@ function assertProblem(t: any, res: { status: number; headers: Headers; body: an
 }
 
 test('a package route answers with a bearer token', async (t) => {
-  const res = await api(kernel.apiUrl, '/api/v1/greeter/hello', { token: owner });
+  const res = await api(base(), '/api/v1/greeter/hello', { token: owner });
   t.is(res.status, 200);
   t.deepEqual(res.body, { message: 'hello', version: 1 });
   t.truthy(res.headers.get('x-request-id'));
 });
 
 test('400 on malformed JSON', async (t) => {
-  const res = await api(kernel.apiUrl, '/api/v1/greeter/echo', { method: 'POST', token: owner, headers: { 'Content-Type': 'application/json' }, body: '{"name": ' });
+  const res = await api(base(), '/api/v1/greeter/echo', { method: 'POST', token: owner, headers: { 'Content-Type': 'application/json' }, body: '{"name": ' });
   assertProblem(t, res, 400, 'MALFORMED_JSON');
 });
 
 test('401 without a token, with WWW-Authenticate: Bearer', async (t) => {
-  const res = await api(kernel.apiUrl, '/api/v1/greeter/hello');
+  const res = await api(base(), '/api/v1/greeter/hello');
   assertProblem(t, res, 401, 'UNAUTHORIZED');
   t.is(res.headers.get('www-authenticate'), 'Bearer');
-  const bad = await api(kernel.apiUrl, '/api/v1/greeter/hello', { token: 'nope' });
+  const bad = await api(base(), '/api/v1/greeter/hello', { token: 'nope' });
   assertProblem(t, bad, 401, 'UNAUTHORIZED');
-  const malformed = await api(kernel.apiUrl, '/api/v1/greeter/hello', { headers: { Authorization: 'Basic abc' } });
+  const malformed = await api(base(), '/api/v1/greeter/hello', { headers: { Authorization: 'Basic abc' } });
   assertProblem(t, malformed, 401, 'UNAUTHORIZED');
 });
 
 test('a public action needs no token and the identity reaches the action', async (t) => {
-  t.deepEqual((await api(kernel.apiUrl, '/api/v1/greeter/open')).body, { public: true });
-  const me = await api(kernel.apiUrl, '/api/v1/greeter/whoami', { token: 'member-token' });
+  t.deepEqual((await api(base(), '/api/v1/greeter/open')).body, { public: true });
+  const me = await api(base(), '/api/v1/greeter/whoami', { token: 'member-token' });
   t.is(me.body.role, 'member');
 });
 
 test('403 for a member on an operator route', async (t) => {
-  const res = await api(kernel.apiUrl, '/api/v1/capability-packages', { token: 'member-token' });
+  const res = await api(base(), '/api/v1/capability-packages', { token: 'member-token' });
   assertProblem(t, res, 403, 'FORBIDDEN');
 });
 
 test('404 on an unknown route, also outside /api/v1', async (t) => {
-  assertProblem(t, await api(kernel.apiUrl, '/api/v1/nothing/here', { token: owner }), 404, 'ROUTE_NOT_FOUND');
-  assertProblem(t, await api(kernel.apiUrl, '/nowhere'), 404, 'ROUTE_NOT_FOUND');
+  assertProblem(t, await api(base(), '/api/v1/nothing/here', { token: owner }), 404, 'ROUTE_NOT_FOUND');
+  assertProblem(t, await api(base(), '/nowhere'), 404, 'ROUTE_NOT_FOUND');
 });
 
 test('409 from a package error keeps its code and data', async (t) => {
-  const res = await api(kernel.apiUrl, '/api/v1/greeter/conflict', { token: owner });
+  const res = await api(base(), '/api/v1/greeter/conflict', { token: owner });
   assertProblem(t, res, 409, 'GREETER_ERR_BUSY');
   t.is(res.body.retry_in, 3);
 });
 
 test('413 when the body is over the limit', async (t) => {
-  const res = await api(kernel.apiUrl, '/api/v1/greeter/echo', { method: 'POST', token: owner, json: { name: 'x'.repeat(5000) } });
+  const res = await api(base(), '/api/v1/greeter/echo', { method: 'POST', token: owner, json: { name: 'x'.repeat(5000) } });
   assertProblem(t, res, 413, 'PAYLOAD_TOO_LARGE');
 });
 
 test('415 when the body is not JSON', async (t) => {
-  const res = await api(kernel.apiUrl, '/api/v1/greeter/echo', { method: 'POST', token: owner, headers: { 'Content-Type': 'text/plain' }, body: 'name=x' });
+  const res = await api(base(), '/api/v1/greeter/echo', { method: 'POST', token: owner, headers: { 'Content-Type': 'text/plain' }, body: 'name=x' });
   assertProblem(t, res, 415, 'UNSUPPORTED_MEDIA_TYPE');
 });
 
 test('422 lists every failing field, including unknown ones', async (t) => {
-  const res = await api(kernel.apiUrl, '/api/v1/greeter/echo', { method: 'POST', token: owner, json: { count: 9, extra: true } });
+  const res = await api(base(), '/api/v1/greeter/echo', { method: 'POST', token: owner, json: { count: 9, extra: true } });
   assertProblem(t, res, 422, 'VALIDATION_FAILED');
   const fields = res.body.errors.map((e: { field: string }) => e.field).sort();
   t.true(fields.includes('name'));
@@ -94,13 +83,13 @@ test('422 lists every failing field, including unknown ones', async (t) => {
 });
 
 test('422 for a query value of the wrong type', async (t) => {
-  const res = await api(kernel.apiUrl, '/api/v1/greeter/slow?ms=abc', { token: owner });
+  const res = await api(base(), '/api/v1/greeter/slow?ms=abc', { token: owner });
   assertProblem(t, res, 422, 'VALIDATION_FAILED');
   t.deepEqual(res.body.errors.map((e: { field: string }) => e.field), ['ms']);
 });
 
 test('500 carries no stack or internal detail, and the request id', async (t) => {
-  const res = await api(kernel.apiUrl, '/api/v1/greeter/boom', { token: owner, headers: { 'X-Request-Id': 'req-abc-123' } });
+  const res = await api(base(), '/api/v1/greeter/boom', { token: owner, headers: { 'X-Request-Id': 'req-abc-123' } });
   assertProblem(t, res, 500, 'INTERNAL_ERROR');
   t.is(res.body.request_id, 'req-abc-123');
   t.is(res.headers.get('x-request-id'), 'req-abc-123');

@@ -1,27 +1,15 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { startTestKernel, api, type TestKernel } from './helpers/kernel.ts';
-import { createTestDatabase } from './helpers/pg.ts';
+import { useKernel, api } from './helpers/kernel.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'packages');
-let kernel: TestKernel;
-let dropDb: () => Promise<void>;
-
-test.before(async () => {
-  const db = await createTestDatabase('gateway_rate');
-  dropDb = db.drop;
-  kernel = await startTestKernel({ roots: [FIXTURES], env: { DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '5' } });
-});
-test.after.always(async () => {
-  await kernel?.close();
-  await dropDb?.();
-});
+const fixture = useKernel(test, { label: 'gateway_rate', roots: [FIXTURES], env: { RATE_LIMIT_PER_MINUTE: '5' } });
 
 test('429 with Retry-After once a client passes the limit', async (t) => {
   const statuses: number[] = [];
   let last;
   for (let i = 0; i < 7; i++) {
-    last = await api(kernel.apiUrl, '/api/v1/greeter/open');
+    last = await api(fixture.kernel.apiUrl, '/api/v1/greeter/open');
     statuses.push(last.status);
   }
   t.deepEqual(statuses.slice(0, 5), [200, 200, 200, 200, 200]);

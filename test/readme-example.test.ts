@@ -2,14 +2,12 @@ import test from 'ava';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { startTestKernel, api, type TestKernel } from './helpers/kernel.ts';
-import { createTestDatabase } from './helpers/pg.ts';
+import { useKernel, api } from './helpers/kernel.ts';
 import { eventually } from './helpers/eventually.ts';
 
 const README = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
 const root = mkdtempSync(join(tmpdir(), 'wao-readme-'));
-let kernel: TestKernel;
-let dropDb: () => Promise<void>;
+const fixture = useKernel(test, { label: 'readme', roots: [root], env: { HOT_RELOAD: 'true' } });
 
 /** The files of the README's example package: each "`plugins/hello/<file>`:" followed by a code block. */
 function exampleFiles(): Record<string, string> {
@@ -20,16 +18,7 @@ function exampleFiles(): Record<string, string> {
   return files;
 }
 
-test.before(async () => {
-  const db = await createTestDatabase('readme');
-  dropDb = db.drop;
-  kernel = await startTestKernel({ roots: [root], env: { DATABASE_URL: db.url, HOT_RELOAD: 'true' } });
-});
-test.after.always(async () => {
-  await kernel?.close();
-  await dropDb?.();
-  rmSync(root, { recursive: true, force: true });
-});
+test.after.always(() => rmSync(root, { recursive: true, force: true }));
 
 test('the README example package, dropped into a watched folder, really works', async (t) => {
   const files = exampleFiles();
@@ -38,13 +27,13 @@ test('the README example package, dropped into a watched folder, really works', 
   mkdirSync(dir);
   for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, basename(name)), body);
   const res = await eventually(async () => {
-    const r = await api(kernel.apiUrl, '/api/v1/hello/greet?name=ada');
+    const r = await api(fixture.kernel.apiUrl, '/api/v1/hello/greet?name=ada');
     return r.status === 200 ? r : undefined;
   });
   t.deepEqual(res?.body, { message: 'hello, ada' });
-  const bad = await api(kernel.apiUrl, '/api/v1/hello/greet?nam=ada');
+  const bad = await api(fixture.kernel.apiUrl, '/api/v1/hello/greet?nam=ada');
   t.is(bad.status, 422);
   t.deepEqual(bad.body.errors.map((e: { field: string }) => e.field), ['nam']);
-  const pkgs = kernel.loader.list().find((p) => p.name === '@acme/hello');
+  const pkgs = fixture.kernel.loader.list().find((p) => p.name === '@acme/hello');
   t.like(pkgs, { kind: 'domain', version: '1.0.0', state: 'loaded' });
 });

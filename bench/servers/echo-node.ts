@@ -6,7 +6,8 @@ import { brokerOptions } from '../../moleculer.config.ts';
 /**
  * Process B of bench/nats-call.ts: a broker built from the kernel's own brokerOptions on the
  * NATS transporter, with a service `bench` whose action `bench.echo` returns its params. It also
- * answers the raw NATS subject `<namespace>.raw-echo`, the transport-only baseline.
+ * echoes messages on the raw NATS subject `<namespace>.raw-echo` to their reply subject, the
+ * transport-only baseline.
  * NAMESPACE, NODE_ID and TRANSPORTER come from the environment.
  */
 const config = loadConfig(process.env, '/nonexistent/.env');

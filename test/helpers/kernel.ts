@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../config/load.ts';
+import type { TestFn } from 'ava';
 import { startKernel, type Kernel } from '../../kernel/bootstrap.ts';
+import { createTestDatabase, type TestDatabase } from './pg.ts';
 
 export interface TestKernel extends Kernel {
   apiUrl: string;
@@ -54,4 +56,27 @@ export async function api(base: string, path: string, init: RequestInit & { toke
     parsed = undefined;
   }
   return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/**
+ * Boots one kernel on a fresh PostgreSQL database for a whole test file (ava before/after
+ * hooks), and tears both down afterwards. Read `.kernel` inside the tests.
+ */
+export function useKernel(test: TestFn, opts: { label: string; roots: string[]; env?: Record<string, string> }): { readonly kernel: TestKernel } {
+  let kernel: TestKernel | undefined;
+  let db: TestDatabase | undefined;
+  test.before(async () => {
+    db = await createTestDatabase(opts.label);
+    kernel = await startTestKernel({ roots: opts.roots, env: { DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '0', ...opts.env } });
+  });
+  test.after.always(async () => {
+    await kernel?.close();
+    await db?.drop();
+  });
+  return {
+    get kernel() {
+      if (!kernel) throw new Error('the test kernel is not started');
+      return kernel;
+    },
+  };
 }
