@@ -1,3 +1,5 @@
+import type { JSONSchema } from '../openapi/types.ts';
+
 /** The list conventions: `?limit=&offset=` (default 50, at most 200), as fastest-validator params. */
 export const PAGING_PARAMS = {
   limit: { type: 'number', integer: true, min: 1, max: 200, default: 50, convert: true },
@@ -5,7 +7,7 @@ export const PAGING_PARAMS = {
 } as const;
 
 /** JSON schema of a page of items, for an action's `response`. */
-export function pageSchema(item: object): object {
+export function pageSchema(item: JSONSchema): JSONSchema {
   return {
     type: 'object',
     properties: { items: { type: 'array', items: item }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },

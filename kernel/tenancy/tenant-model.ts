@@ -19,7 +19,9 @@ export function defineTenantModel<M extends Model>(sequelize: Sequelize, name: s
   model.addHook('beforeCount', requireScope('count'));
   model.addHook('beforeBulkUpdate', requireScope('update'));
   model.addHook('beforeBulkDestroy', requireScope('destroy'));
-  model.addHook('beforeValidate', (instance: Model) => {
+  model.addHook('beforeValidate', (instance: Model, opts: { skip?: string[] }) => {
+    // a bulk update validates only the columns it sets (entity_id is skipped, and scoped by beforeBulkUpdate)
+    if (opts?.skip?.includes('entity_id')) return;
     if (!instance.get('entity_id')) throw new TenancyScopeError(`${name}: a row without entity_id`);
   });
   return model;

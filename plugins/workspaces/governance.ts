@@ -1,0 +1,88 @@
+import { ERRORS } from '../../kernel/errors/catalogue.ts';
+
+/**
+ * A workspace's approval and rule configuration (the "Policy" of a blueprint). Approval
+ * modes are the blueprint install presets: automatic (default), confirm_changes, risk_based,
+ * follow_default (the entity's default). Explicit rules, budget and risk limits apply
+ * whatever the mode.
+ */
+export interface Governance {
+  approval_mode: ApprovalMode;
+  /** explicit decisions per tool, at most one rule per tool */
+  rules: GovernanceRule[];
+  budget_limits: { monthly_usd?: number; per_run_usd?: number };
+  risk_limits: { max_risk_level?: RiskLevel };
+}
+
+export const APPROVAL_MODES = ['automatic', 'confirm_changes', 'risk_based', 'follow_default'] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+export const RULE_DECISIONS = ['allow', 'ask', 'deny'] as const;
+export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+export interface GovernanceRule {
+  tool: string;
+  decision: (typeof RULE_DECISIONS)[number];
+}
+
+export const GOVERNANCE_DEFAULTS: Governance = { approval_mode: 'automatic', rules: [], budget_limits: {}, risk_limits: {} };
+
+const usd = { type: 'number', min: 0, max: 1_000_000_000, convert: false, optional: true } as const;
+
+/** fastest-validator params of `PUT .../governance` (every key optional: the ones given replace). */
+export const GOVERNANCE_PARAMS = {
+  approval_mode: { type: 'enum', values: [...APPROVAL_MODES], optional: true },
+  rules: {
+    type: 'array',
+    max: 500,
+    optional: true,
+    items: {
+      type: 'object',
+      strict: true,
+      props: { tool: { type: 'string', trim: true, min: 1, max: 200 }, decision: { type: 'enum', values: [...RULE_DECISIONS] } },
+    },
+  },
+  budget_limits: { type: 'object', strict: true, optional: true, props: { monthly_usd: usd, per_run_usd: usd } },
+  risk_limits: { type: 'object', strict: true, optional: true, props: { max_risk_level: { type: 'enum', values: [...RISK_LEVELS], optional: true } } },
+} as const;
+
+export const GOVERNANCE_SCHEMA = {
+  type: 'object',
+  properties: {
+    approval_mode: { type: 'string', enum: [...APPROVAL_MODES] },
+    rules: {
+      type: 'array',
+      items: { type: 'object', properties: { tool: { type: 'string' }, decision: { type: 'string', enum: [...RULE_DECISIONS] } }, required: ['tool', 'decision'] },
+    },
+    budget_limits: { type: 'object', properties: { monthly_usd: { type: 'number', minimum: 0 }, per_run_usd: { type: 'number', minimum: 0 } } },
+    risk_limits: { type: 'object', properties: { max_risk_level: { type: 'string', enum: [...RISK_LEVELS] } } },
+  },
+  required: ['approval_mode', 'rules', 'budget_limits', 'risk_limits'],
+};
+
+/** The stored value with the defaults filled in (unknown stored keys are dropped). */
+export function readGovernance(stored: Record<string, unknown> | null | undefined): Governance {
+  const governance = structuredClone(GOVERNANCE_DEFAULTS) as unknown as Record<string, unknown>;
+  for (const key of Object.keys(GOVERNANCE_DEFAULTS)) if (stored && key in stored) governance[key] = stored[key];
+  return governance as unknown as Governance;
+}
+
+/** The governance after applying a request; 422 naming the field for what the params cannot check. */
+export function applyGovernance(current: Governance, requested: Partial<Governance>): Governance {
+  const next = { ...current } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(requested)) if (value !== undefined) next[key] = value;
+  const result = next as unknown as Governance;
+  const problems: { field: string; message: string; type: string }[] = [];
+  const seen = new Map<string, number>();
+  result.rules.forEach((rule, index) => {
+    const first = seen.get(rule.tool);
+    if (first !== undefined) problems.push({ field: `rules[${index}].tool`, message: `The tool '${rule.tool}' already has a rule (rules[${first}]).`, type: 'duplicateRule' });
+    else seen.set(rule.tool, index);
+  });
+  const { monthly_usd, per_run_usd } = result.budget_limits;
+  if (monthly_usd !== undefined && per_run_usd !== undefined && per_run_usd > monthly_usd) {
+    problems.push({ field: 'budget_limits.per_run_usd', message: 'The per-run budget cannot be larger than the monthly budget.', type: 'budget' });
+  }
+  if (problems.length) throw ERRORS.VALIDATION_FAILED('The governance configuration is not valid.', problems as never);
+  return result;
+}
