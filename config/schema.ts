@@ -66,6 +66,9 @@ export const ENV_SCHEMA = {
   WORKER_CONTROL_CONCURRENCY: { type: 'int', default: '2', min: 1, max: 256, group: 'Workers', doc: 'Concurrency of the control-plane worker (queue celery).' },
   WORKER_WORK_CONCURRENCY: { type: 'int', default: '4', min: 1, max: 256, group: 'Workers', doc: 'Concurrency of the work worker (queue work).' },
   SCHEDULER_TICK_SECONDS: { type: 'int', default: '60', min: 1, max: 3600, group: 'Workers', doc: 'Scheduler tick interval.' },
+  WORKER_HEARTBEAT_SECONDS: { type: 'int', default: '15', min: 1, max: 3600, group: 'Workers', doc: 'How often every node records its own heartbeat (roles, queues, in-flight) for GET /api/v1/workers.' },
+  WORKER_STALE_SECONDS: { type: 'int', default: '60', min: 1, max: 86400, group: 'Workers', doc: 'A worker not heard from for longer than this is listed as stale.' },
+  USAGE_SOURCE_TIMEOUT_MS: { type: 'int', default: '5000', min: 50, max: 60000, group: 'Operations', doc: 'How long GET /api/v1/usage/summary waits for each contributing package before reporting it as timed out.' },
   // Features and integrations named by the spec
   FLOWS_AVAILABLE: { type: 'bool', default: 'true', group: 'Features', doc: 'Workflow surface on (true) or off (false).' },
   TASK_AGENT_LOOP: { type: 'bool', default: 'false', group: 'Features', doc: 'Experimental task_agent_loop; off by default.' },
@@ -88,6 +91,9 @@ export const ENV_SCHEMA = {
   ADMIN_PASSWORD: { type: 'secret', default: '', group: 'Identity', doc: 'Owner password on first start; empty generates one and logs it once.' },
   SIGNUP_ENABLED: { type: 'bool', default: 'false', group: 'Identity', doc: 'Allow POST /api/v1/auth/register to create new entities.' },
   TOKEN_TTL_SECONDS: { type: 'int', default: '86400', min: 60, max: 31536000, group: 'Identity', doc: 'Lifetime of access tokens.' },
+  LOGIN_FAILURES_PER_ACCOUNT: { type: 'int', default: '10', min: 1, max: 100000, group: 'Identity', doc: 'Failed logins allowed per account (email) within LOGIN_FAILURE_WINDOW_SECONDS; more get 429.' },
+  LOGIN_FAILURES_PER_ADDRESS: { type: 'int', default: '50', min: 1, max: 1000000, group: 'Identity', doc: 'Failed logins allowed per client address within LOGIN_FAILURE_WINDOW_SECONDS; more get 429.' },
+  LOGIN_FAILURE_WINDOW_SECONDS: { type: 'int', default: '900', min: 1, max: 86400, group: 'Identity', doc: 'Window of the failed-login limits (fixed window from the first failure).' },
   WORKER_TOKEN: { type: 'secret', default: '', group: 'Identity', doc: 'Shared token workers present on POST /api/v1/workers/heartbeat.' },
   SECRET_KEY: { type: 'secret', default: '', group: 'Identity', doc: 'Key for encrypting stored credentials; empty generates one under DATA_DIR.' },
 } as const satisfies Record<string, VarSpec>;

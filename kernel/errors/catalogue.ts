@@ -11,6 +11,7 @@ export const ERRORS = {
   MALFORMED_JSON: defineError({ code: 'MALFORMED_JSON', status: 400, title: 'Malformed JSON body' }),
   UNAUTHORIZED: defineError({ code: 'UNAUTHORIZED', status: 401, title: 'Authentication required' }),
   FORBIDDEN: defineError({ code: 'FORBIDDEN', status: 403, title: 'Forbidden' }),
+  WORKER_ROUTES_DISABLED: defineError({ code: 'WORKER_ROUTES_DISABLED', status: 403, title: 'Worker routes are disabled' }),
   NOT_FOUND: defineError({ code: 'NOT_FOUND', status: 404, title: 'Not found' }),
   ROUTE_NOT_FOUND: defineError({ code: 'ROUTE_NOT_FOUND', status: 404, title: 'No such route' }),
   METHOD_NOT_ALLOWED: defineError({ code: 'METHOD_NOT_ALLOWED', status: 405, title: 'Method not allowed' }),

@@ -109,6 +109,7 @@ export function buildOpenApi(input: BuildOpenApiInput): OpenApiDocument {
 			responses: errorResponseComponents(),
 			securitySchemes: {
 				bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token: `Authorization: Bearer <token>`.' },
+				workerToken: { type: 'http', scheme: 'bearer', description: 'The deployment\'s WORKER_TOKEN, for worker routes: `Authorization: Bearer <WORKER_TOKEN>`.' },
 			},
 		},
 		security: [{ bearerAuth: [] }],

@@ -127,6 +127,7 @@ export function buildOperation(input: OperationInput): OperationObject {
 	Object.assign(operation, requestParts(input));
 	operation.responses = responsesOf(action, isPublic);
 	if (isPublic) operation.security = [];
+	if (action.auth === 'worker') operation.security = [{ workerToken: [] }];
 	operation['x-moleculer-action'] = action.name;
 	return operation;
 }

@@ -45,7 +45,8 @@ export interface ActionDocKeys {
 	description?: string;
 	tags?: string[];
 	/** `false` marks a public route: no bearer token (`security: []`). */
-	auth?: false;
+	/** false: public route; 'worker': authenticated with the deployment's WORKER_TOKEN */
+	auth?: false | 'worker';
 	deprecated?: boolean;
 	/** Every route of this action takes a `multipart/form-data` upload. */
 	multipart?: boolean;
