@@ -38,6 +38,7 @@ export const ENV_SCHEMA = {
   NAMESPACE: { type: 'string', default: 'wao', group: 'Process', doc: 'Moleculer namespace; nodes only see nodes of the same namespace.' },
   REQUEST_TIMEOUT_SECONDS: { type: 'int', default: '60', min: 1, max: 3600, group: 'Process', doc: 'Longest an action call may take (also across nodes) before it fails with 504.' },
   CAPABILITY_PATHS: { type: 'list', default: '', group: 'Process', doc: 'Extra folders (comma separated) whose sub-folders are capability packages, e.g. node_modules/@acme.' },
+  CAPABILITY_DISABLED: { type: 'list', default: '', group: 'Process', doc: 'Package names (comma separated) not to load on this node, e.g. to replace @wao/auth with your own identity package.' },
   HOT_RELOAD: { type: 'bool', default: 'true', group: 'Process', doc: 'Watch package folders and load, reload or unload packages without a restart.' },
   SHUTDOWN_GRACE_SECONDS: { type: 'int', default: '30', min: 0, max: 600, group: 'Process', doc: 'On SIGTERM, how long in-flight requests and jobs may drain before exit.' },
   LOG_LEVEL: { type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace'], default: 'info', group: 'Process', doc: 'Log level of the JSON (pino) logs.' },

@@ -58,6 +58,7 @@ export async function startKernel(config: Config, opts: StartOptions = {}): Prom
     broker,
     roles,
     kernelVersion: KERNEL_VERSION,
+    disabled: env.CAPABILITY_DISABLED,
     beforeStart: async (pkg) => {
       if (!pkg.migrationsDir) return;
       if (!stores) throw new Error('stores are not open');

@@ -26,7 +26,11 @@ async function main(): Promise<void> {
     }, (config.env.SHUTDOWN_GRACE_SECONDS + 5) * 1000);
     force.unref();
     kernel.stop().then(
-      () => process.exit(0),
+      () => {
+        // let the logger flush its last lines; exit anyway if some handle lingers
+        process.exitCode = 0;
+        setTimeout(() => process.exit(0), 1000).unref();
+      },
       (err) => {
         console.error(err);
         process.exit(1);

@@ -14,6 +14,8 @@ export interface LoaderOptions {
   broker: ServiceBroker;
   roles: Role[];
   kernelVersion: string;
+  /** package names an operator turned off on this node (CAPABILITY_DISABLED) */
+  disabled?: string[];
   /** runs after the entry imported and before its services start (migrations) */
   beforeStart?: (pkg: PackageDescriptor) => Promise<void>;
   /** called once services were added or removed, before held requests are let through */
@@ -99,11 +101,12 @@ export class CapabilityLoader {
     let schemas: ServiceSchema[];
     try {
       descriptor = await readManifest(dir);
-      if (!descriptor.capability.roles.some((r) => this.opts.roles.includes(r))) {
+      const disabled = this.opts.disabled?.includes(descriptor.name);
+      if (disabled || !descriptor.capability.roles.some((r) => this.opts.roles.includes(r))) {
         if (previous) await this.stopServices(previous.services);
         this.loaded.delete(dir);
         this.opts.afterChange?.();
-        return this.record(dir, descriptor, 'skipped', null, []);
+        return this.record(dir, descriptor, disabled ? 'disabled' : 'skipped', null, []);
       }
       this.checkCompatibility(descriptor);
       schemas = await importEntry(descriptor.entryPath, dir).catch((err: Error) => {

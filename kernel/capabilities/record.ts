@@ -1,6 +1,7 @@
 import type { CapabilityKind, Role } from './manifest.ts';
 
-export type PackageState = 'loaded' | 'failed' | 'reload_failed' | 'skipped' | 'unloaded';
+/** skipped: not in this node's roles; disabled: turned off by CAPABILITY_DISABLED */
+export type PackageState = 'loaded' | 'failed' | 'reload_failed' | 'skipped' | 'disabled' | 'unloaded';
 
 /** What `GET /api/v1/capability-packages` shows of one package on one node. */
 export interface PackageRecord {

@@ -18,7 +18,7 @@ const packageRecord = {
   properties: {
     name: { type: 'string' }, kind: { type: ['string', 'null'] }, version: { type: ['string', 'null'] },
     roles: { type: 'array', items: { type: 'string' } }, node: { type: 'string' },
-    state: { type: 'string', enum: ['loaded', 'failed', 'reload_failed', 'skipped', 'unloaded'] },
+    state: { type: 'string', enum: ['loaded', 'failed', 'reload_failed', 'skipped', 'disabled', 'unloaded'] },
     error: { type: ['object', 'null'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
     services: { type: 'array', items: { type: 'string' } }, generation: { type: 'integer' }, updated_at: { type: 'string', format: 'date-time' },
   },

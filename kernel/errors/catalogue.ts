@@ -18,7 +18,7 @@ export const ERRORS = {
   CONFLICT: defineError({ code: 'CONFLICT', status: 409, title: 'Conflict' }),
   PAYLOAD_TOO_LARGE: defineError({ code: 'PAYLOAD_TOO_LARGE', status: 413, title: 'Payload too large' }),
   UNSUPPORTED_MEDIA_TYPE: defineError({ code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, title: 'Unsupported media type' }),
-  VALIDATION_FAILED: defineError({ code: 'VALIDATION_FAILED', status: 422, title: 'Validation failed' }),
+  VALIDATION_FAILED: defineError<{ field: string; message: string; type: string }[]>({ code: 'VALIDATION_FAILED', status: 422, title: 'Validation failed' }),
   RATE_LIMITED: defineError({ code: 'RATE_LIMITED', status: 429, title: 'Too many requests', retryable: true }),
   INTERNAL_ERROR: defineError({ code: 'INTERNAL_ERROR', status: 500, title: 'Internal server error' }),
   SERVICE_UNAVAILABLE: defineError({ code: 'SERVICE_UNAVAILABLE', status: 503, title: 'Service unavailable', retryable: true }),

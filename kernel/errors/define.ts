@@ -12,19 +12,27 @@ export interface ErrorDefinition {
   retryable?: boolean;
 }
 
-export type KernelError = Errors.MoleculerError & { type: string; code: number; data?: Record<string, unknown> };
+export type KernelError = Errors.MoleculerError & { type: string; code: number; data?: unknown };
 
-export interface ErrorFactory<D extends Record<string, unknown> = Record<string, unknown>> {
+export interface ErrorFactory<D extends object = Record<string, unknown>> {
   (detail?: string, data?: D): KernelError;
   readonly definition: ErrorDefinition;
   /** true when the error (possibly regenerated on another node) has this definition's code */
   is(err: unknown): err is KernelError;
 }
 
-export function defineError<D extends Record<string, unknown> = Record<string, unknown>>(definition: ErrorDefinition): ErrorFactory<D> {
+/** Every definition made in this process, so the gateway can title a package's own codes. */
+const DEFINED = new Map<string, ErrorDefinition>();
+
+export function definitionOf(code: string): ErrorDefinition | undefined {
+  return DEFINED.get(code);
+}
+
+export function defineError<D extends object = Record<string, unknown>>(definition: ErrorDefinition): ErrorFactory<D> {
+  DEFINED.set(definition.code, Object.freeze({ ...definition }));
   const factory = ((detail?: string, data?: D) => {
     const ErrorClass = definition.retryable ? Errors.MoleculerRetryableError : Errors.MoleculerError;
-    const err = new ErrorClass(detail ?? definition.title, definition.status, definition.code, data ?? {}) as KernelError;
+    const err = new ErrorClass(detail ?? definition.title, definition.status, definition.code, (data ?? {}) as object) as KernelError;
     return err;
   }) as ErrorFactory<D>;
   Object.defineProperty(factory, 'definition', { value: Object.freeze({ ...definition }) });

@@ -1,4 +1,5 @@
 import { ERRORS, type ErrorCode } from './catalogue.ts';
+import { definitionOf } from './define.ts';
 
 /** RFC 9457 problem details, as every error response of the API carries them. */
 export interface Problem {
@@ -119,7 +120,7 @@ export function toProblem(err: unknown, requestId?: string): ProblemResponse {
   const isServerError = status >= 500;
   const body: Problem = {
     type: problemType(code),
-    title: def?.title ?? titleFromCode(code),
+    title: def?.title ?? definitionOf(code)?.title ?? titleFromCode(code),
     status,
     detail: isServerError && code === 'INTERNAL_ERROR' ? 'An unexpected error occurred; quote the request id when reporting it.' : describe(e, def?.title),
     code,

@@ -83,6 +83,6 @@ export function applyGovernance(current: Governance, requested: Partial<Governan
   if (monthly_usd !== undefined && per_run_usd !== undefined && per_run_usd > monthly_usd) {
     problems.push({ field: 'budget_limits.per_run_usd', message: 'The per-run budget cannot be larger than the monthly budget.', type: 'budget' });
   }
-  if (problems.length) throw ERRORS.VALIDATION_FAILED('The governance configuration is not valid.', problems as never);
+  if (problems.length) throw ERRORS.VALIDATION_FAILED('The governance configuration is not valid.', problems);
   return result;
 }

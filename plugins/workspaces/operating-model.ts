@@ -93,7 +93,7 @@ export function applyOperatingModel(current: OperatingModel, requested: Partial<
   if (result.working_hours && result.working_hours.start === result.working_hours.end) {
     problems.push({ field: 'working_hours.end', message: 'The working hours must not start and end at the same time.', type: 'workingHours' });
   }
-  if (problems.length) throw ERRORS.VALIDATION_FAILED('The operating model is not valid.', problems as never);
+  if (problems.length) throw ERRORS.VALIDATION_FAILED('The operating model is not valid.', problems);
   return result;
 }
 

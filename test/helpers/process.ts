@@ -28,7 +28,11 @@ export interface KernelProcess {
   cleanup(): void;
 }
 
-/** Runs `node --import tsx kernel/main.ts` (what `npm start` runs) as a separate process. */
+/**
+ * Runs `node --import tsx kernel/main.ts` (what `npm start` runs) as a separate process. It
+ * loads the built-in packages too, except @wao/auth: the tests bring the fixture identity
+ * provider (fixed tokens) through CAPABILITY_PATHS instead.
+ */
 export async function spawnKernel(env: Record<string, string>): Promise<KernelProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wao-proc-'));
   const apiPort = await freePort();
@@ -36,7 +40,7 @@ export async function spawnKernel(env: Record<string, string>): Promise<KernelPr
   let out = '';
   const proc = spawn(process.execPath, ['--import', 'tsx', 'kernel/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, API_HOST: '127.0.0.1', API_PORT: String(apiPort), WEB_PORT: String(webPort), DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal', NODE_ENV: 'test', HOT_RELOAD: 'false', RATE_LIMIT_PER_MINUTE: '0', ...env },
+    env: { ...process.env, API_HOST: '127.0.0.1', API_PORT: String(apiPort), WEB_PORT: String(webPort), DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal', NODE_ENV: 'test', HOT_RELOAD: 'false', RATE_LIMIT_PER_MINUTE: '0', CAPABILITY_DISABLED: '@wao/auth', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout!.on('data', (d) => (out += d));

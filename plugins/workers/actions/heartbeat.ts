@@ -39,7 +39,7 @@ export const heartbeatAction = {
         field: `concurrency.${queue}`,
         message: `The queue '${queue}' is not in queues.`,
         type: 'unknownQueue',
-      })) as never);
+      })));
     }
     const record = await recordHeartbeat(kernel.db, { worker_id, roles, queues, concurrency, version, hostname: hostname ?? null, in_flight, meta: { source: 'heartbeat' } });
     const [view] = mergeWorkers([], [record], { now: new Date(), staleSeconds: kernel.config.env.WORKER_STALE_SECONDS });

@@ -53,7 +53,7 @@ export const recordActivity: WorkspacesAction = {
   async handler(ctx: Context<RecordActivityParams>) {
     const { entity_id, workspace_id, kind, summary, data = {}, actor } = ctx.params;
     if (Buffer.byteLength(JSON.stringify(data)) > MAX_DATA_BYTES) {
-      throw ERRORS.VALIDATION_FAILED('The activity data is too large.', [{ field: 'data', message: `At most ${MAX_DATA_BYTES} bytes of JSON.`, type: 'objectMaxSize' }] as never);
+      throw ERRORS.VALIDATION_FAILED('The activity data is too large.', [{ field: 'data', message: `At most ${MAX_DATA_BYTES} bytes of JSON.`, type: 'objectMaxSize' }]);
     }
     const workspace = await loadWorkspace(this, entity_id, workspace_id);
     try {
