@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Writes a tiny ESM capability package whose routes answer with the given version. */
@@ -22,4 +23,15 @@ export default {
 `,
   );
   return dir;
+}
+
+/**
+ * A temp package root holding links to the named packages of this repository (e.g.
+ * `plugins/auth`), so a test loads exactly those; links keep their `../../kernel` imports working.
+ */
+export function linkedPackageRoot(packages: string[]): { root: string; remove(): void } {
+  const repo = join(import.meta.dirname, '..', '..');
+  const root = mkdtempSync(join(tmpdir(), 'wao-pkgs-'));
+  for (const pkg of packages) symlinkSync(join(repo, pkg), join(root, pkg.replace(/[/\\]/g, '-')), 'dir');
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
