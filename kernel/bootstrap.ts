@@ -84,6 +84,7 @@ export async function startKernel(config: Config, opts: StartOptions = {}): Prom
         rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
         gate: loader.gate,
         kernelRoutes: kernelRoutes({ broker, health, metrics, version: KERNEL_VERSION }),
+        accessLog: ['info', 'debug', 'trace'].includes(env.LOG_LEVEL),
       }),
     );
   }

@@ -99,7 +99,9 @@ export function summarizeProfile(file: string, root: string, limit = 25): Profil
 
 export function printSummary(summary: ProfileSummary, requests?: number): void {
   const perReq = (ms: number) => (requests ? `  ${((ms * 1000) / requests).toFixed(2)} us/req` : '');
-  console.log(`\nCPU profile: busy ${summary.busyMs} ms, idle ${summary.idleMs} ms${requests ? `, ${requests} requests served` : ''}`);
+  console.log(`\nV8 CPU profile: busy ${summary.busyMs} ms, idle ${summary.idleMs} ms${requests ? `, ${requests} requests served` : ''}`);
+  console.log('  note: V8 samples on a wall-clock timer; on a loaded machine time spent preempted around the socket write lands on');
+  console.log('  writeUtf8String (seen here at ~50% while perf measures ~27% for all kernel-space time). Read the JS rows; use --profile perf for CPU shares.');
   for (const [title, rows] of [['by package / area (self time)', summary.byArea], ['top functions by self time', summary.topSelf], ['top functions by total (inclusive) time', summary.topTotal]] as const) {
     console.log(`\n  ${title}:`);
     for (const r of rows) console.log(`    ${r.percent.toFixed(1).padStart(5)}%  ${String(r.ms).padStart(6)} ms${perReq(r.ms)}  ${r.key}`);

@@ -18,6 +18,8 @@ export interface KernelLaunch {
   /** 'npm' runs `npm start` as a user would; 'node' runs its last step directly (extra node flags allowed) */
   via: 'npm' | 'node';
   nodeFlags?: string[];
+  /** checkout to run (default: this project), e.g. a copy with a candidate change */
+  root?: string;
 }
 
 /** Environment of a bench kernel: free ports on loopback, quiet logs, no rate limit, no watcher. */
@@ -50,6 +52,6 @@ export async function launchKernel(opts: KernelLaunch): Promise<KernelProcess> {
   const [command, args] =
     opts.via === 'npm' ? ['npm', ['start', '--silent']] : [process.execPath, [...(opts.nodeFlags ?? []), '--import', 'tsx', 'kernel/main.ts']];
   const spawnedAt = performance.now();
-  const proc = startDetached('kernel', command as string, args as string[], { env, cwd: PROJECT_ROOT, logFile: opts.logFile });
+  const proc = startDetached('kernel', command as string, args as string[], { env, cwd: opts.root ?? PROJECT_ROOT, logFile: opts.logFile });
   return { proc, apiUrl: `http://127.0.0.1:${apiPort}`, spawnedAt };
 }

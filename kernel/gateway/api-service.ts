@@ -7,6 +7,7 @@ import { requestIdOf } from './request-id.ts';
 import { sendProblem } from './send.ts';
 import { NOT_SERVED_OVER_HTTP } from './not-served.ts';
 import type { SwapGate } from '../capabilities/swap-gate.ts';
+import { installRequestListener, type Gateway } from './request-listener.ts';
 
 type Req = IncomingMessage & { $ctx?: Context; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $requestId?: string };
 type Handler = (req: Req, res: ServerResponse) => void | Promise<void>;
@@ -21,6 +22,8 @@ export interface ApiGatewayOptions {
   gate: SwapGate;
   /** kernel routes outside /api/v1 (health, metrics, OpenAPI, docs), by "METHOD /path" */
   kernelRoutes: Record<string, Handler>;
+  /** one JSON log line per /api request (when the log level shows info) */
+  accessLog: boolean;
 }
 
 /**
@@ -100,7 +103,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
       },
     },
     created() {
-      holdRequestsDuringSwaps(this as unknown as Gateway, opts.gate);
+      installRequestListener(this as unknown as Gateway, { gate: opts.gate, kernelRoutes: opts.kernelRoutes, accessLog: opts.accessLog });
     },
     methods: {
       authenticate(ctx: Context, _route: unknown, req: Req) {
@@ -110,7 +113,6 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
   } as ServiceSchema;
 }
 
-type Gateway = { server: import('node:http').Server; logger: { info(obj: object, msg: string): void }; resolveAlias(url: string, method: string): { alias?: { action?: string } } | false };
 
 /**
  * The caller's address: the socket's, or the first X-Forwarded-For hop when the socket is a
@@ -121,35 +123,4 @@ function clientIp(req: IncomingMessage): string {
   const forwarded = req.headers['x-forwarded-for'];
   if (typeof forwarded === 'string' && /^(127\.|::1$|::ffff:127\.)/.test(peer)) return forwarded.split(',')[0].trim() || peer;
   return peer;
-}
-
-/** One JSON line per request, with the request id the response carries. */
-function accessLog(gateway: Gateway, req: IncomingMessage, res: ServerResponse): void {
-  const started = performance.now();
-  res.once('finish', () => {
-    gateway.logger.info(
-      { request_id: res.getHeader('X-Request-Id'), method: req.method, url: (req as { originalUrl?: string }).originalUrl ?? req.url, status: res.statusCode, duration_ms: Math.round((performance.now() - started) * 10) / 10 },
-      'request',
-    );
-  });
-}
-
-/**
- * While a package is being swapped, a request for one of its routes (or for a route that does
- * not resolve, since the old aliases may already be gone) waits for the swap to end, so a
- * reload drops no request. Other requests pass straight through.
- */
-function holdRequestsDuringSwaps(gateway: Gateway, gate: SwapGate): void {
-  const listeners = gateway.server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
-  gateway.server.removeAllListeners('request');
-  gateway.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    accessLog(gateway, req, res);
-    const pass = () => listeners.forEach((l) => l(req, res));
-    if (!gate.active || !req.url?.startsWith('/api/v1')) return pass();
-    const found = gateway.resolveAlias(req.url.split('?')[0], req.method ?? 'GET');
-    const action = found ? found.alias?.action : undefined;
-    const held = action ? gate.wait(action.slice(0, action.lastIndexOf('.'))) : gate.idle();
-    if (held) held.then(pass, pass);
-    else pass();
-  });
 }

@@ -1,0 +1,35 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/**
+ * CPU time a process has used (user + system, all threads), from /proc/<pid>/stat. Unlike a
+ * V8 profile, which samples wall-clock time (a server preempted inside write() shows as busy
+ * there), this counts only time on a CPU, so "CPU per request" is the steadiest figure on a
+ * shared machine.
+ */
+let ticksPerSecond: number | undefined;
+
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // after "pid (comm) ": state is field 3; utime and stime are fields 14 and 15
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / clockTicks();
+}
+
+/** CPU ms this process (the load generator) has used. */
+export function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
