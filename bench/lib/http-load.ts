@@ -26,8 +26,8 @@ export interface LoadWindow {
 }
 
 /** One window of keep-alive GET load from this process. */
-export async function runLoad(url: string, opts: { connections: number; durationSec: number }): Promise<LoadWindow> {
-  const result = await autocannon({ url, connections: opts.connections, duration: opts.durationSec, pipelining: 1 });
+export async function runLoad(url: string, opts: { connections: number; durationSec: number; headers?: Record<string, string> }): Promise<LoadWindow> {
+  const result = await autocannon({ url, connections: opts.connections, duration: opts.durationSec, pipelining: 1, headers: opts.headers });
   return {
     reqPerSec: result['2xx'] / result.duration,
     ok: result['2xx'],

@@ -1,7 +1,9 @@
 import type { Context } from 'moleculer';
-import type { FindOptions, Model, ModelStatic, Transaction, WhereOptions, CreationAttributes } from 'sequelize';
+import { literal, type FindOptions, type Model, type ModelStatic, type Transaction, type WhereOptions, type CreationAttributes } from 'sequelize';
 import { ERRORS } from '../errors/catalogue.ts';
 import { entityOf } from './identity.ts';
+
+const TOTAL = '__total';
 
 export interface Page<T> {
   items: T[];
@@ -21,6 +23,20 @@ export function tenantRepo<M extends Model>(model: ModelStatic<M>, label: string
       const entityId = typeof ctx === 'string' ? ctx : entityOf(ctx);
       const { rows, count } = await model.findAndCountAll({ where: scope(entityId, opts.where), order: opts.order, limit: opts.limit, offset: opts.offset });
       return { items: rows, total: count, limit: opts.limit, offset: opts.offset };
+    },
+    /**
+     * A page as plain rows in ONE query (the total rides along as a window count), for list
+     * routes that only read: no model instances are built. Only when the page is past the end
+     * does a second query count the rows.
+     */
+    async pageRows<R = Record<string, unknown>>(ctx: Context | string, opts: { where?: WhereOptions; order?: FindOptions['order']; limit: number; offset: number; attributes?: string[] }): Promise<Page<R>> {
+      const entityId = typeof ctx === 'string' ? ctx : entityOf(ctx);
+      const where = scope(entityId, opts.where);
+      const attributes = [...(opts.attributes ?? Object.keys(model.getAttributes())), [literal('count(*) OVER ()'), TOTAL]] as FindOptions['attributes'];
+      const rows = (await model.findAll({ where, order: opts.order, limit: opts.limit, offset: opts.offset, attributes, raw: true })) as unknown as (R & { [TOTAL]: string })[];
+      const total = rows.length ? Number(rows[0][TOTAL]) : opts.offset > 0 ? await model.count({ where }) : 0;
+      for (const row of rows) delete (row as Record<string, unknown>)[TOTAL];
+      return { items: rows as R[], total, limit: opts.limit, offset: opts.offset };
     },
     async find(ctx: Context | string, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}): Promise<M | null> {
       const entityId = typeof ctx === 'string' ? ctx : entityOf(ctx);

@@ -1,6 +1,7 @@
 import type { ServiceSchema } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
 import { defineWorkspaceModels } from './model.ts';
+import { CollectionCache } from '../../kernel/cache/collection-cache.ts';
 import type { WorkspacesService } from './lookup.ts';
 import { list } from './actions/list.ts';
 import { create } from './actions/create.ts';
@@ -36,5 +37,6 @@ export default {
   },
   created(this: WorkspacesService) {
     this.models = defineWorkspaceModels(kernelOf(this.broker).db);
+    this.listCache = CollectionCache.for(kernelOf(this.broker), 'workspaces');
   },
 } as unknown as ServiceSchema;

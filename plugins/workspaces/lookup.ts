@@ -6,10 +6,13 @@ import { defineError } from '../../kernel/errors/define.ts';
 import { tenantRepo } from '../../kernel/tenancy/repo.ts';
 import type { ActionDocKeys } from '../../kernel/openapi/types.ts';
 import type { WorkspaceModels, WorkspaceRow } from './model.ts';
+import type { CollectionCache } from '../../kernel/cache/collection-cache.ts';
 
 /** The service instance the actions run on: `created()` puts the models there. */
 export interface WorkspacesService extends Service {
   models: WorkspaceModels;
+  /** serialised list pages per entity; every committed write invalidates the entity's */
+  listCache: CollectionCache;
 }
 
 export type WorkspacesAction = ActionSchema<WorkspacesService> & ActionDocKeys & { rest?: string };

@@ -28,6 +28,7 @@ export const create: WorkspacesAction = {
     const who = identityOf(ctx);
     const { name, description = '', category = '' } = ctx.params;
     const row = await tenantRepo(this.models.Workspace, 'workspace').create(ctx, { id: newId(), name, description, category, created_by: who.id });
+    await this.listCache.invalidate(who.entity_id);
     await recordOwnActivity(this, ctx, { workspace_id: row.id, kind: 'workspace.created', summary: `Workspace "${name}" created`, data: { name, description, category } });
     ctx.meta.$statusCode = 201;
     return workspaceView(row);

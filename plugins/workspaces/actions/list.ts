@@ -2,10 +2,15 @@ import type { Context } from 'moleculer';
 import type { JSONSchema } from '../../../kernel/openapi/types.ts';
 import { Op, type WhereOptions } from 'sequelize';
 import { tenantRepo } from '../../../kernel/tenancy/repo.ts';
+import { entityOf } from '../../../kernel/tenancy/identity.ts';
 import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
 import type { WorkspacesAction } from '../lookup.ts';
 import { STATUS_RULE } from '../fields.ts';
 import { WORKSPACE_SCHEMA, workspaceView } from '../views.ts';
+import type { WorkspaceRow } from '../model.ts';
+
+/** what a listed workspace shows (its settings documents are read by their own routes) */
+const LIST_COLUMNS = ['id', 'entity_id', 'name', 'description', 'category', 'status', 'provider_access', 'archived_at', 'created_by', 'created_at', 'updated_at', 'version'];
 
 interface ListParams {
   limit: number;
@@ -28,19 +33,23 @@ export const list: WorkspacesAction = {
     q: { type: 'string', trim: true, min: 1, max: 120, optional: true },
   },
   response: pageSchema(WORKSPACE_SCHEMA) as JSONSchema,
-  async handler(ctx: Context<ListParams>) {
+  async handler(ctx: Context<ListParams, { $responseType?: string }>) {
     const { limit, offset, status, include_archived, q } = ctx.params;
-    const where: Record<string | symbol, unknown> = {};
-    if (status) where.status = status;
-    if (!include_archived) where.archived_at = null;
-    if (q) where.name = { [Op.iLike]: `%${escapeLike(q)}%` };
-    const page = await tenantRepo(this.models.Workspace, 'workspace').page(ctx, {
-      where: where as WhereOptions,
-      order: [['created_at', 'DESC'], ['id', 'DESC']],
-      limit,
-      offset,
+    ctx.meta.$responseType = 'application/json; charset=utf-8';
+    return this.listCache.read(entityOf(ctx), { limit, offset, status, include_archived, q }, async () => {
+      const where: Record<string | symbol, unknown> = {};
+      if (status) where.status = status;
+      if (!include_archived) where.archived_at = null;
+      if (q) where.name = { [Op.iLike]: `%${escapeLike(q)}%` };
+      const page = await tenantRepo(this.models.Workspace, 'workspace').pageRows<WorkspaceRow>(ctx, {
+        where: where as WhereOptions,
+        order: [['created_at', 'DESC'], ['id', 'DESC']],
+        limit,
+        offset,
+        attributes: LIST_COLUMNS,
+      });
+      return JSON.stringify({ ...page, items: page.items.map(workspaceView) });
     });
-    return { ...page, items: page.items.map(workspaceView) };
   },
 };
 

@@ -35,6 +35,7 @@ export const remove: WorkspacesAction = {
       return { deleted: false as const, row };
     });
     const { row } = outcome;
+    await this.listCache.invalidate(row.entity_id);
     if (outcome.deleted) {
       const payload: WorkspaceDeletedPayload = { entity_id: row.entity_id, workspace_id: row.id };
       await ctx.emit(WORKSPACE_DELETED_EVENT, payload);

@@ -62,6 +62,7 @@ export function settingsActions<T extends object>(opts: SettingsOptions<T>): { r
       });
       const fields = Object.keys(changes);
       if (fields.length > 0) {
+        await this.listCache.invalidate(row.entity_id);
         await recordOwnActivity(this, ctx, {
           workspace_id: row.id,
           kind: `workspace.${opts.column}.updated`,

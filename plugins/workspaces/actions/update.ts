@@ -52,6 +52,7 @@ export const update: WorkspacesAction = {
     });
     const fields = Object.keys(changes);
     if (fields.length > 0) {
+      await this.listCache.invalidate(row.entity_id);
       await recordOwnActivity(this, ctx, { workspace_id: row.id, kind: 'workspace.updated', summary: `Workspace "${row.name}" updated (${fields.join(', ')})`, data: { changes } });
     }
     return workspaceView(row);
