@@ -96,3 +96,13 @@ test('500 carries no stack or internal detail, and the request id', async (t) =>
   t.false(res.text.includes('hunter2'));
   t.false(res.text.includes('at '));
 });
+
+test('415 when an upload route gets JSON instead of multipart; a real upload works', async (t) => {
+  const res = await api(base(), '/api/v1/greeter/upload', { method: 'POST', token: owner, json: { file: 'x' } });
+  assertProblem(t, res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.alloc(1234, 1)]), 'a.bin');
+  const ok = await fetch(base() + '/api/v1/greeter/upload', { method: 'POST', headers: { Authorization: `Bearer ${owner}` }, body: form });
+  t.is(ok.status, 200);
+  t.deepEqual(await ok.json(), [{ filename: 'a.bin', size: 1234 }]);
+});

@@ -228,6 +228,17 @@ export class CapabilityLoader {
   }
 }
 
+const MULTIPART_PARAMS = {
+  $fieldname: { type: 'string', optional: true },
+  $filename: { type: 'string', optional: true },
+  $encoding: { type: 'string', optional: true },
+  $mimetype: { type: 'string', optional: true },
+};
+
+function isMultipart(rest: unknown): boolean {
+  return (Array.isArray(rest) ? rest : [rest]).some((r) => !!r && typeof r === 'object' && (r as { type?: unknown }).type === 'multipart');
+}
+
 function fullNameOf(schema: ServiceSchema): string {
   const noPrefix = (schema.settings as { $noVersionPrefix?: boolean } | undefined)?.$noVersionPrefix;
   return schema.version != null && !noPrefix ? `v${schema.version}.${schema.name}` : schema.name;
@@ -241,7 +252,9 @@ function tagSchema(schema: ServiceSchema, pkg: string, kind: string): ServiceSch
   const actions = Object.fromEntries(
     Object.entries(schema.actions ?? {}).map(([name, action]) => {
       if (!action || typeof action !== 'object' || !('rest' in action) || !action.rest) return [name, action];
-      const params = (action.params ?? {}) as Record<string, unknown>;
+      const declared = (action.params ?? {}) as Record<string, unknown>;
+      // moleculer-web adds these to the params of every file part of an upload route
+      const params = isMultipart(action.rest) ? { ...MULTIPART_PARAMS, ...declared } : declared;
       return [name, { ...action, params: '$$strict' in params ? params : { $$strict: true, ...params } }];
     }),
   );

@@ -6,6 +6,7 @@ import { assertAcceptedMediaType } from './content-type.ts';
 import { requestIdOf } from './request-id.ts';
 import { sendProblem } from './send.ts';
 import { NOT_SERVED_OVER_HTTP } from './not-served.ts';
+import { ERRORS } from '../errors/catalogue.ts';
 import type { SwapGate } from '../capabilities/swap-gate.ts';
 import { installRequestListener, type Gateway } from './request-listener.ts';
 
@@ -73,6 +74,9 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
             const isMultipart = req.$alias?.type === 'multipart' || action.multipart === true;
             const accepts = Array.isArray(action.accepts) ? (action.accepts as string[]) : isMultipart ? ['multipart/form-data'] : ['application/json'];
             if (!isMultipart) assertAcceptedMediaType(req, accepts);
+            else if (!/^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')) {
+              throw ERRORS.UNSUPPORTED_MEDIA_TYPE('This route takes an upload: send multipart/form-data with a boundary.', { accepted: ['multipart/form-data'] });
+            }
           },
           onAfterCall(ctx: Context, _route: unknown, _req: Req, res: ServerResponse, data: unknown) {
             if (data === undefined || data === null) {
