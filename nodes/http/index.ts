@@ -1,0 +1,76 @@
+import type { Context, Service } from 'moleculer';
+import { kernelOf } from '../../kernel/context.ts';
+import { AddressPolicy } from './address-policy.ts';
+import { safeRequest } from './safe-request.ts';
+
+/**
+ * Workflow node type `http`: one HTTP request. Safe by default: targets resolving to loopback,
+ * link-local (169.254.169.254 included), private or unique-local addresses are refused, checked
+ * against the address actually connected to, on every redirect; WORKFLOW_HTTP_ALLOW opens
+ * chosen hosts or CIDRs. Responses are capped (WORKFLOW_HTTP_MAX_RESPONSE_BYTES) and bounded in
+ * time (config.timeout, else WORKFLOW_HTTP_TIMEOUT_SECONDS). POST and PATCH have an uncertain
+ * external effect: a step in flight when its worker died is reconciled, never repeated.
+ */
+const nodeType = {
+  type: 'http',
+  version: 1,
+  category: 'action',
+  title: 'HTTP request',
+  description: 'Calls an HTTP endpoint and outputs {status, ok, headers, body}.',
+  config_schema: {
+    type: 'object',
+    properties: {
+      method: { type: 'string', enum: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], default: 'GET' },
+      url: { type: 'string', minLength: 1, maxLength: 8192 },
+      headers: { type: 'object', additionalProperties: { type: 'string', maxLength: 8192 } },
+      body: {},
+      timeout: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 3600 },
+      follow_redirects: { type: 'boolean', default: true },
+      fail_on_error_status: { type: 'boolean', default: true },
+    },
+    required: ['url'],
+    additionalProperties: false,
+  },
+  outputs: ['main'],
+  uncertain_effect: { config_key: 'method', values: ['POST', 'PATCH'] },
+};
+
+type Config = { method?: string; url: string; headers?: Record<string, string>; body?: unknown; timeout?: number | null; follow_redirects?: boolean; fail_on_error_status?: boolean };
+type HttpNodeService = Service & { policy?: AddressPolicy };
+
+export default {
+  name: 'node.http',
+  metadata: { nodeType },
+  actions: {
+    execute: {
+      visibility: 'public',
+      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      async handler(this: HttpNodeService, ctx: Context<{ config: Config }>) {
+        const env = kernelOf(this.broker).config.env;
+        this.policy ??= new AddressPolicy(env.WORKFLOW_HTTP_ALLOW);
+        const { config } = ctx.params;
+        const method = (config.method ?? 'GET').toUpperCase();
+        const headers: Record<string, string> = { 'user-agent': 'wao-workflows/1', ...(config.headers ?? {}) };
+        let body: string | undefined;
+        if (config.body !== undefined && config.body !== null) {
+          body = typeof config.body === 'string' ? config.body : JSON.stringify(config.body);
+          if (typeof config.body !== 'string' && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+        }
+        const timeoutMs = (config.timeout ?? env.WORKFLOW_HTTP_TIMEOUT_SECONDS) * 1000;
+        const res = await safeRequest({
+          method,
+          url: config.url,
+          headers,
+          body,
+          timeoutMs,
+          maxBytes: env.WORKFLOW_HTTP_MAX_RESPONSE_BYTES,
+          maxRedirects: config.follow_redirects === false ? 0 : 5,
+          policy: this.policy,
+        });
+        const ok = res.status >= 200 && res.status < 400;
+        if (!ok && config.fail_on_error_status !== false) throw new Error(`http: ${method} ${res.url} answered ${res.status}`);
+        return { output: { status: res.status, ok, headers: res.headers, body: res.body, url: res.url } };
+      },
+    },
+  },
+};

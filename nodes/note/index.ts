@@ -1,0 +1,26 @@
+/** Workflow node type `note`: an annotation; the engine never executes it (`skip_at_runtime`). */
+const nodeType = {
+  type: 'note',
+  version: 1,
+  category: 'annotation',
+  title: 'Note',
+  description: 'A note on the canvas; skipped at runtime.',
+  skip_at_runtime: true,
+  config_schema: { type: 'object', properties: { text: { type: 'string', maxLength: 20000 }, color: { type: 'string', maxLength: 32 } }, additionalProperties: false },
+  outputs: [],
+  uncertain_effect: false,
+};
+
+export default {
+  name: 'node.note',
+  metadata: { nodeType },
+  actions: {
+    execute: {
+      visibility: 'public',
+      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      handler() {
+        return { output: null };
+      },
+    },
+  },
+};

@@ -1,0 +1,28 @@
+/**
+ * Workflow node type `parallel`: an explicit fan-out. Every step in `next` starts once this
+ * step's receipt commits, and sibling branches run concurrently. Its output is its input.
+ */
+const nodeType = {
+  type: 'parallel',
+  version: 1,
+  category: 'logic',
+  title: 'Parallel',
+  description: 'Fans out: every step in next runs, concurrently. Output = input.',
+  config_schema: { type: 'object', properties: { description: { type: 'string', maxLength: 2000 } }, additionalProperties: false },
+  outputs: ['main'],
+  uncertain_effect: false,
+};
+
+export default {
+  name: 'node.parallel',
+  metadata: { nodeType },
+  actions: {
+    execute: {
+      visibility: 'public',
+      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      handler(ctx: { params: { input?: unknown } }) {
+        return { output: ctx.params.input ?? null };
+      },
+    },
+  },
+};

@@ -1,0 +1,33 @@
+/**
+ * Workflow node type `transform`: config `set` is an object whose values are templates; the
+ * engine resolves them against committed data, and the resolved object is the output.
+ */
+const nodeType = {
+  type: 'transform',
+  version: 1,
+  category: 'data',
+  title: 'Transform',
+  description: 'Output = config.set with every template resolved ({{stepId.output.path}}, {{varName}}, {{trigger}}).',
+  config_schema: {
+    type: 'object',
+    properties: { set: { type: 'object' } },
+    required: ['set'],
+    additionalProperties: false,
+  },
+  outputs: ['main'],
+  uncertain_effect: false,
+};
+
+export default {
+  name: 'node.transform',
+  metadata: { nodeType },
+  actions: {
+    execute: {
+      visibility: 'public',
+      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      handler(ctx: { params: { config: { set: Record<string, unknown> } } }) {
+        return { output: ctx.params.config.set };
+      },
+    },
+  },
+};

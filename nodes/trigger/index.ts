@@ -1,0 +1,33 @@
+/**
+ * Workflow node type `trigger`: the entry node of a manual, scheduled or event-started run.
+ * Its output is the trigger payload (for a manual run, the run body's `input`).
+ */
+const nodeType = {
+  type: 'trigger',
+  version: 1,
+  category: 'entry',
+  title: 'Trigger',
+  description: 'Entry node: its output is the trigger payload ({{trigger}}).',
+  entry: true,
+  config_schema: {
+    type: 'object',
+    properties: { description: { type: 'string', maxLength: 2000 } },
+    additionalProperties: false,
+  },
+  outputs: ['main'],
+  uncertain_effect: false,
+};
+
+export default {
+  name: 'node.trigger',
+  metadata: { nodeType },
+  actions: {
+    execute: {
+      visibility: 'public',
+      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      handler(ctx: { params: { input?: unknown } }) {
+        return { output: ctx.params.input ?? null };
+      },
+    },
+  },
+};

@@ -1,0 +1,33 @@
+/**
+ * Workflow node type `webhook`: the entry node of a run started by
+ * `POST /api/v1/workflows/webhook/{token}`. Its output is `{method, headers, query, body}`.
+ */
+const nodeType = {
+  type: 'webhook',
+  version: 1,
+  category: 'entry',
+  title: 'Webhook',
+  description: 'Entry node for a webhook binding: its output is the request {method, headers, query, body}.',
+  entry: true,
+  config_schema: {
+    type: 'object',
+    properties: { description: { type: 'string', maxLength: 2000 } },
+    additionalProperties: false,
+  },
+  outputs: ['main'],
+  uncertain_effect: false,
+};
+
+export default {
+  name: 'node.webhook',
+  metadata: { nodeType },
+  actions: {
+    execute: {
+      visibility: 'public',
+      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      handler(ctx: { params: { input?: unknown } }) {
+        return { output: ctx.params.input ?? null };
+      },
+    },
+  },
+};

@@ -1,0 +1,87 @@
+import type { Context } from 'moleculer';
+import { entityOf } from '../../../kernel/tenancy/identity.ts';
+import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
+import { runDetail, runSummary } from '../run-view.ts';
+import { lastEventIdOf, openRunStream } from '../sse.ts';
+import { RUN_ID_PARAM, RUN_SCHEMA, RUN_STATUSES } from '../schemas.ts';
+import type { RunFilter } from '../store/run-queries.ts';
+import type { WorkflowsAction } from '../service.ts';
+
+export const listRuns: WorkflowsAction = {
+  rest: 'GET /runs',
+  summary: 'Run history',
+  description: 'Newest first; filter by workflow_id, binding_id, workspace_id, status, trigger_type.',
+  tags: ['workflows'],
+  params: {
+    ...PAGING_PARAMS,
+    workflow_id: { type: 'string', max: 64, optional: true },
+    binding_id: { type: 'string', max: 64, optional: true },
+    workspace_id: { type: 'string', max: 64, optional: true },
+    status: { type: 'enum', values: [...RUN_STATUSES], optional: true },
+    trigger_type: { type: 'enum', values: ['manual', 'webhook', 'schedule', 'event', 'workspace_event', 'retry'], optional: true },
+  },
+  response: pageSchema(RUN_SCHEMA),
+  async handler(ctx: Context<RunFilter & { limit: number; offset: number }>) {
+    const { limit, offset, ...filter } = ctx.params;
+    const page = await this.runQueries.list(entityOf(ctx), filter, limit, offset);
+    return { items: page.items.map(runSummary), total: page.total, limit, offset };
+  },
+};
+
+export const getRun: WorkflowsAction = {
+  rest: 'GET /runs/:run_id',
+  summary: 'Run detail with its snapshot and sanitised trace',
+  description: 'Live node status: GET /runs/{run_id}/events (SSE).',
+  tags: ['workflows'],
+  params: { ...RUN_ID_PARAM },
+  response: RUN_SCHEMA,
+  async handler(ctx: Context<{ run_id: string }>) {
+    const row = await this.runQueries.get(entityOf(ctx), ctx.params.run_id);
+    return runDetail(row, await this.runQueries.receipts(row.id), this.env.WORKFLOW_TRACE_MAX_OUTPUT_BYTES);
+  },
+};
+
+export const runEvents: WorkflowsAction = {
+  rest: { method: 'GET', path: '/runs/:run_id/events', passReqResToParams: true },
+  summary: 'Live status of a run (SSE)',
+  description: 'Durable events carry their seq as id: reconnect with the `Last-Event-ID` header (or `?last_event_id=`) to get every event after it. Ends after run.finished.',
+  tags: ['workflows'],
+  params: { ...RUN_ID_PARAM, last_event_id: { type: 'number', integer: true, min: 0, optional: true, convert: true }, $req: { type: 'any', optional: true }, $res: { type: 'any', optional: true } },
+  response: { 200: { description: 'Server-sent events', contentType: 'text/event-stream', schema: { type: 'string' } } },
+  async handler(ctx: Context<{ run_id: string; last_event_id?: number; $req?: { headers: Record<string, string> } }>) {
+    const row = await this.runQueries.get(entityOf(ctx), ctx.params.run_id);
+    return openRunStream(this, ctx, row.id, lastEventIdOf(ctx.params));
+  },
+};
+
+export const runFamily: WorkflowsAction = {
+  rest: 'GET /runs/:run_id/family',
+  summary: 'Retry chain and durable recovery evidence',
+  description: 'Every run of the lineage, oldest first, each with where it was retried from, the steps it invalidated, how many receipts it carried over and how often a sweeper recovered it.',
+  tags: ['workflows'],
+  params: { ...RUN_ID_PARAM },
+  response: {
+    type: 'object',
+    properties: { root_run_id: { type: 'string' }, runs: { type: 'array', items: { type: 'object' } } },
+    required: ['root_run_id', 'runs'],
+  },
+  async handler(ctx: Context<{ run_id: string }>) {
+    const entityId = entityOf(ctx);
+    const row = await this.runQueries.get(entityId, ctx.params.run_id);
+    const runs = await this.runQueries.family(entityId, row.root_run_id);
+    const counts = await this.runQueries.carriedCounts(runs.map((r) => r.id));
+    return {
+      root_run_id: row.root_run_id,
+      runs: runs.map((r) => ({
+        ...runSummary(r),
+        recovery: {
+          retry_from_step: r.retry_from_step,
+          invalidated_steps: r.invalidated ?? [],
+          carried_receipts: counts.get(r.id)?.carried ?? 0,
+          receipts: counts.get(r.id)?.steps ?? 0,
+          sweeper_recoveries: r.recoveries,
+        },
+      })),
+    };
+  },
+};

@@ -1,0 +1,124 @@
+import { validateJsonSchema } from './json-schema.ts';
+import type { NodeTypeDescription } from '../engine/node-types.ts';
+
+export interface StepDefinition {
+  id: string;
+  type: string;
+  name?: string;
+  config: Record<string, unknown>;
+  next: string[];
+}
+
+export interface DefinitionBody {
+  name: string;
+  description?: string;
+  trigger_type?: string;
+  steps: StepDefinition[];
+  variables?: Record<string, unknown>;
+}
+
+export interface DefinitionProblem {
+  field: string;
+  message: string;
+  type: string;
+  step_id?: string;
+}
+
+export const TRIGGER_TYPES = ['manual', 'webhook', 'schedule', 'event', 'workspace_event'] as const;
+
+/** Values at a config path such as `cases.*.next` (`*` steps into every item of an array or object). */
+export function valuesAtPath(value: unknown, path: string[]): unknown[] {
+  if (path.length === 0) return value === undefined ? [] : [value];
+  if (!value || typeof value !== 'object') return [];
+  const [head, ...rest] = path;
+  const children = head === '*' ? Object.values(value as object) : [(value as Record<string, unknown>)[head]];
+  return children.flatMap((child) => valuesAtPath(child, rest));
+}
+
+/** The step ids a branching step names in its config, by its type's `branch_targets`. */
+export function branchTargets(desc: NodeTypeDescription, config: Record<string, unknown>): string[] {
+  return (desc.branch_targets ?? []).flatMap((p) => valuesAtPath(config, p.split('.'))).flat().filter((t): t is string => typeof t === 'string');
+}
+
+const TIMEOUT_SCHEMA = { type: ['number', 'null'], exclusiveMinimum: 0 };
+
+/**
+ * A config checked against its type's schema. Any step accepts `timeout` (seconds; missing or
+ * null: no outer deadline), whether or not its type declares it.
+ */
+export function configProblems(desc: NodeTypeDescription, config: Record<string, unknown>): { path: string; message: string }[] {
+  const declared = Boolean((desc.config_schema.properties as Record<string, unknown> | undefined)?.timeout);
+  if (declared || !('timeout' in config)) return validateJsonSchema(desc.config_schema, config);
+  const { timeout, ...rest } = config;
+  return [...validateJsonSchema(TIMEOUT_SCHEMA, timeout, 'timeout'), ...validateJsonSchema(desc.config_schema, rest)];
+}
+
+/** Cycles (as step id lists) not passing through a loop construct. */
+function cycles(steps: StepDefinition[], isLoop: (s: StepDefinition) => boolean): string[][] {
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const found: string[][] = [];
+  const stack: string[] = [];
+  const visit = (id: string): void => {
+    state.set(id, 'visiting');
+    stack.push(id);
+    for (const next of byId.get(id)?.next ?? []) {
+      if (!byId.has(next)) continue;
+      if (state.get(next) === 'visiting') {
+        const cycle = stack.slice(stack.indexOf(next));
+        if (!cycle.some((c) => isLoop(byId.get(c)!))) found.push(cycle);
+      } else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(id, 'done');
+  };
+  for (const s of steps) if (!state.has(s.id)) visit(s.id);
+  return found;
+}
+
+/**
+ * Every problem of a definition, by step id: exactly one entry node, unique ids, every `next`
+ * id exists, every type is a loaded node type, every config validates against its type's
+ * schema, branch targets are in `next`, and no cycle outside a loop construct.
+ */
+export function definitionProblems(body: DefinitionBody, typeOf: (type: string) => NodeTypeDescription | undefined): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  const ids = new Set<string>();
+  for (const step of body.steps) {
+    if (ids.has(step.id)) problems.push({ field: `steps.${step.id}.id`, message: `Step id '${step.id}' is used more than once.`, type: 'duplicate_step', step_id: step.id });
+    ids.add(step.id);
+  }
+  const entries: string[] = [];
+  const targeted = new Set(body.steps.flatMap((s) => s.next));
+  for (const step of body.steps) {
+    const where = `steps.${step.id}`;
+    const desc = typeOf(step.type);
+    if (!desc) {
+      problems.push({ field: `${where}.type`, message: `'${step.type}' is not a loaded node type (see GET /api/v1/workflows/node-types).`, type: 'unknown_type', step_id: step.id });
+    } else {
+      if (desc.entry) entries.push(step.id);
+      for (const p of configProblems(desc, step.config ?? {})) {
+        problems.push({ field: `${where}.config${p.path ? `.${p.path}` : ''}`, message: `config${p.path ? `.${p.path}` : ''} ${p.message}`, type: 'bad_config', step_id: step.id });
+      }
+      for (const target of branchTargets(desc, step.config ?? {})) {
+        if (!step.next.includes(target)) problems.push({ field: `${where}.config`, message: `Branch target '${target}' is not in next.`, type: 'branch_not_in_next', step_id: step.id });
+      }
+      if (desc.entry && targeted.has(step.id)) problems.push({ field: `${where}`, message: `The entry step '${step.id}' cannot be the target of another step's next.`, type: 'entry_has_parent', step_id: step.id });
+    }
+    for (const next of step.next) {
+      if (!ids.has(next)) problems.push({ field: `${where}.next`, message: `next names '${next}', which is not a step of this workflow.`, type: 'dangling_next', step_id: step.id });
+    }
+    if (new Set(step.next).size !== step.next.length) problems.push({ field: `${where}.next`, message: 'next lists a step more than once.', type: 'duplicate_next', step_id: step.id });
+  }
+  if (entries.length === 0) problems.push({ field: 'steps', message: 'The workflow needs exactly one entry step (trigger or webhook); it has none.', type: 'no_entry' });
+  if (entries.length > 1) {
+    for (const id of entries) problems.push({ field: `steps.${id}.type`, message: `The workflow needs exactly one entry step; it has ${entries.length}: ${entries.join(', ')}.`, type: 'multiple_entries', step_id: id });
+  }
+  for (const cycle of cycles(body.steps, (s) => Boolean(typeOf(s.type)?.loop))) {
+    for (const id of cycle) problems.push({ field: `steps.${id}.next`, message: `Step '${id}' is on a cycle (${[...cycle, cycle[0]].join(' -> ')}) that passes through no loop construct.`, type: 'cycle', step_id: id });
+  }
+  if (body.trigger_type !== undefined && !(TRIGGER_TYPES as readonly string[]).includes(body.trigger_type)) {
+    problems.push({ field: 'trigger_type', message: `trigger_type must be one of ${TRIGGER_TYPES.join(', ')}.`, type: 'bad_trigger_type' });
+  }
+  return problems;
+}

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import type { ServiceBroker } from 'moleculer';
+import type { JobQueue } from '../../../kernel/queue/types.ts';
+import { entryStepOf, RunExecutor, type Journal, type RunOutcome } from './executor.ts';
+import { runStep } from './step-runner.ts';
+import { DbJournal, DeferredJournal } from './journals.ts';
+import type { LiveEvents } from './live-events.ts';
+import type { NodeTypeRegistry } from './node-types.ts';
+import type { StepOutcome } from './step-runner.ts';
+import type { EngineProfile } from './profile.ts';
+import type { CreatedRun, RunStore } from '../store/runs.ts';
+import type { NewRun, ReceiptRow, RunEvent, RunRow } from '../store/run-types.ts';
+import type { Env } from '../service.ts';
+
+export const RUN_JOB = 'workflow.run';
+
+/** Queue id of a run: the run id, or `<run id>:<n>` for the n-th re-enqueue by the sweeper or a timer. */
+export function runIdOfJob(jobId: string): string {
+  return jobId.split(':')[0];
+}
+
+export type Respond = NonNullable<StepOutcome['respond']>;
+
+export interface InlineRun {
+  run_id: string;
+  /** settles with the run's outcome (or when the run goes on in the background) */
+  finished: Promise<RunOutcome>;
+  /** settles as soon as a respond step's receipt commits */
+  responded: Promise<Respond>;
+  /** the inline bound passed: keep the run going in the background (persists it first in errors-only mode) */
+  detach(): Promise<void>;
+}
+
+/** Starts runs (queued, or inline for webhooks) and executes claimed runs from their receipts. */
+export class Engine {
+  /** this process's identity as a lease holder */
+  readonly owner: string;
+  /** set by a benchmark to see where the time goes */
+  profile?: EngineProfile;
+
+  constructor(
+    private readonly deps: { broker: ServiceBroker; store: RunStore; nodeTypes: NodeTypeRegistry; live: LiveEvents; queue: JobQueue; env: Env },
+  ) {
+    this.owner = `${deps.broker.nodeID}:${randomUUID().slice(0, 8)}`;
+  }
+
+  get queue(): JobQueue {
+    return this.deps.queue;
+  }
+
+  private get lease(): number {
+    return this.deps.env.WORKFLOW_LEASE_SECONDS;
+  }
+
+  private publisher(run: { id: string; entity_id: string }) {
+    return (events: Parameters<LiveEvents['publish']>[2]) => this.deps.live.publish(run.id, run.entity_id, events);
+  }
+
+  private executor(run: RunRow, journal: Journal, existing = [] as Awaited<ReturnType<RunStore['receipts']>>, onRespond?: (r: Respond) => void): RunExecutor {
+    return new RunExecutor(run, existing, {
+      broker: this.deps.broker,
+      nodeTypes: this.deps.nodeTypes,
+      journal,
+      inlineWaitSeconds: this.deps.env.WORKFLOW_INLINE_WAIT_SECONDS,
+      publish: this.publisher(run),
+      onRespond,
+      profile: this.profile,
+    });
+  }
+
+  /** Commits the run row, then (only then) puts its id on the work queue. */
+  async enqueueRun(run: NewRun, extra: Partial<Parameters<RunStore['create']>[1]> = {}): Promise<CreatedRun> {
+    // a pending run waits in the queue: give it a long grace before the sweeper treats it as lost
+    const row = await this.deps.store.create(run, { status: 'pending', leaseOwner: null, leaseSeconds: this.lease * 10, events: [{ type: 'run.created', data: { status: 'pending' } }], ...extra });
+    await this.deps.queue.enqueue('work', { name: RUN_JOB, id: row.id });
+    this.deps.live.publish(row.id, row.entity_id, [{ id: row.seq, type: 'run.created', data: { status: 'pending' } }]);
+    return row;
+  }
+
+  /** Worker side: take the run and drive it; a run held elsewhere or already finished is left alone. */
+  async execute(runId: string): Promise<RunOutcome | undefined> {
+    const t0 = performance.now();
+    const claimed = await this.deps.store.claim(runId, this.owner, this.lease);
+    this.profile?.add('claim', performance.now() - t0);
+    if (!claimed) return undefined;
+    this.deps.live.publish(claimed.id, claimed.entity_id, [{ id: claimed.seq, type: claimed.old_status === 'pending' ? 'run.started' : 'run.resumed', data: { status: 'running' } }]);
+    const t1 = performance.now();
+    // a run taken from the queue for the first time has no receipts, unless a retry carried some
+    const fresh = claimed.old_status === 'pending' && claimed.retry_of === null;
+    const receipts = fresh ? [] : await this.deps.store.receipts(runId);
+    if (this.profile) {
+      this.profile.add('load', performance.now() - t1);
+      this.profile.counts.runs += 1;
+    }
+    const outcome = await this.executor(claimed, new DbJournal(this.deps.store, claimed, this.owner), receipts).drive();
+    await this.afterOutcome(claimed, outcome);
+    return outcome;
+  }
+
+  /** A long timer wait resumes from a delayed job (the sweeper also finds it when that job is lost). */
+  private async afterOutcome(run: { id: string }, outcome: RunOutcome): Promise<void> {
+    if (outcome.status === 'paused' && outcome.pause?.kind === 'timer' && outcome.pause.resume_at) {
+      const delayMs = Math.max(0, Date.parse(outcome.pause.resume_at) - Date.now());
+      await this.deps.queue.enqueue('work', { name: RUN_JOB, id: `${run.id}:t${Date.parse(outcome.pause.resume_at)}`, delayMs });
+    }
+  }
+
+  /**
+   * The entry step of an inline run, executed before the run row exists so its receipt commits
+   * with the row (one statement fewer per webhook call). Only a plain pass-through qualifies: an
+   * entry step that fails, pauses, finishes, responds or has an uncertain effect runs as usual.
+   */
+  private async foldedEntry(draft: RunRow): Promise<ReceiptRow | undefined> {
+    const step = draft.snapshot.steps.find((s) => s.id === entryStepOf(draft, this.deps.nodeTypes));
+    if (!step) return undefined;
+    const outcome = await runStep(
+      { broker: this.deps.broker, nodeTypes: this.deps.nodeTypes, inlineWaitSeconds: 0, markInFlight: async () => false, started: () => undefined, profile: this.profile },
+      draft,
+      step,
+      draft.trigger ?? null,
+      {},
+      { outputs: new Map(), stepIds: new Set(draft.snapshot.steps.map((s) => s.id)), variables: draft.variables ?? {}, trigger: draft.trigger },
+    );
+    if (!outcome || outcome.pause || outcome.finish || outcome.respond || outcome.receipt.status !== 'completed') return undefined;
+    // its input is the run's trigger, stored on the run row already
+    return { ...outcome.receipt, input: null };
+  }
+
+  /**
+   * Runs a webhook's workflow in this process, durably unless persistence is errors-only:
+   * the row commits first (with this process's lease), and a sweeper on a work node takes the
+   * run over if this process dies.
+   */
+  async startInline(run: NewRun): Promise<InlineRun> {
+    let respondNow!: (r: Respond) => void;
+    const responded = new Promise<Respond>((resolve) => (respondNow = resolve));
+    const deferred = this.deps.env.WORKFLOW_RUN_PERSISTENCE === 'errors';
+    const draft = { ...run, status: 'running', seq: 0, output: null, error: null, pause: null, retry_of: null, root_run_id: run.id, retry_from_step: null, invalidated: null, lineage_attempt: 1, lease_owner: this.owner, lease_expires_at: null, recoveries: 0, inline: true, created_at: new Date(), started_at: new Date(), finished_at: null } as RunRow;
+    const entry = await this.foldedEntry(draft);
+    const receipts = entry ? [entry] : [];
+    const events: RunEvent[] = [{ type: 'run.created', data: { status: 'running' } }, { type: 'run.started', data: { status: 'running' } }];
+    if (entry) events.push({ type: 'step.started', data: { step_id: entry.step_id, started_at: entry.started_at } }, { type: 'step.finished', data: { step_id: entry.step_id, status: entry.status, finished_at: entry.finished_at } });
+    let journal: Journal;
+    let row: RunRow;
+    if (deferred) {
+      journal = new DeferredJournal(this.deps.store, run, this.owner, this.lease);
+      row = { ...draft, seq: events.length };
+      await journal.commit({ receipts, events });
+    } else {
+      const created = await this.deps.store.create({ ...run, inline: true }, { status: 'running', leaseOwner: this.owner, leaseSeconds: this.lease, events, receipts });
+      row = { ...draft, seq: created.seq };
+      journal = new DbJournal(this.deps.store, row, this.owner);
+    }
+    const finished = this.executor(row, journal, receipts, (r) => respondNow(r))
+      .drive()
+      .then(async (outcome) => {
+        await this.afterOutcome(row, outcome);
+        return outcome;
+      });
+    return {
+      run_id: row.id,
+      finished,
+      responded,
+      detach: async () => {
+        if (journal instanceof DeferredJournal) await journal.promote();
+      },
+    };
+  }
+}

@@ -1,0 +1,242 @@
+import type { ServiceBroker } from 'moleculer';
+import { RunPlan, type PlanReceipt } from './plan.ts';
+import { runStep, type StepOutcome } from './step-runner.ts';
+import type { NodeTypeRegistry } from './node-types.ts';
+import type { TemplateScope } from './templates.ts';
+import type { LiveEvent } from './live-events.ts';
+import type { EngineProfile } from './profile.ts';
+import type { Commit, PauseInfo, ReceiptRow, RunEvent, RunRow, RunStatus } from '../store/run-types.ts';
+
+/** Where commits go: the database (one statement each), or memory first (errors-only persistence). */
+export interface Journal {
+  /** the new seq, or undefined when the run is no longer this executor's (cancelled, taken over) */
+  commit(c: Commit): Promise<number | undefined>;
+}
+
+export interface ExecutorDeps {
+  broker: ServiceBroker;
+  nodeTypes: NodeTypeRegistry;
+  journal: Journal;
+  inlineWaitSeconds: number;
+  publish(events: LiveEvent[]): void;
+  onRespond?(response: NonNullable<StepOutcome['respond']>): void;
+  profile?: EngineProfile;
+}
+
+export interface RunOutcome {
+  status: RunStatus | 'lost';
+  output?: unknown;
+  error?: unknown;
+  pause?: PauseInfo | null;
+}
+
+export function entryStepOf(run: RunRow, nodeTypes: NodeTypeRegistry): string {
+  const entry = run.snapshot.steps.find((s) => nodeTypes.get(s.type)?.description.entry) ?? run.snapshot.steps[0];
+  return entry.id;
+}
+
+/**
+ * Drives one run from its committed receipts to the next stop (finished, paused, or lost).
+ * Ready steps start at once and run concurrently; each receipt commits (with the skips it
+ * decides and, when it is the last one, the run's final status) before any step depending on
+ * it starts. Commits go one at a time, so each sees every earlier one.
+ */
+export class RunExecutor {
+  private readonly plan: RunPlan;
+  private readonly receipts = new Map<string, ReceiptRow>();
+  private readonly outputs = new Map<string, unknown>();
+  private readonly inflight = new Map<string, Promise<void>>();
+  private commitChain: Promise<unknown> = Promise.resolve();
+  private failure?: { step_id: string; message: string; code?: string };
+  private outcome?: RunOutcome;
+
+  constructor(private readonly run: RunRow, existing: ReceiptRow[], private readonly deps: ExecutorDeps) {
+    this.plan = new RunPlan(run.snapshot.steps, entryStepOf(run, deps.nodeTypes));
+    for (const r of existing) this.remember(r);
+  }
+
+  private remember(r: ReceiptRow): void {
+    this.receipts.set(r.step_id, r);
+    if (r.status === 'completed' || r.status === 'reconciled' || r.status === 'skipped') this.outputs.set(r.step_id, r.output);
+  }
+
+  private scope(): TemplateScope {
+    return { outputs: this.outputs, stepIds: this.plan.stepIds, variables: this.run.variables ?? {}, trigger: this.run.trigger };
+  }
+
+  private waiting(): ReceiptRow[] {
+    return [...this.receipts.values()].filter((r) => r.status === 'waiting');
+  }
+
+  /** Skip receipts that become decidable once `extra` is applied, cascading. */
+  private cascadeSkips(view: Map<string, PlanReceipt>): ReceiptRow[] {
+    const skips: ReceiptRow[] = [];
+    const now = new Date().toISOString();
+    for (;;) {
+      const next = this.plan.ready(view, new Set(this.inflight.keys())).filter((d) => d.decision === 'skip');
+      if (next.length === 0) return skips;
+      for (const { id } of next) {
+        const r: ReceiptRow = { step_id: id, status: 'skipped', attempt: 1, input: null, output: null, error: null, taken: [], directive: null, uncertain: false, carried_from: null, started_at: now, finished_at: now, execute_ms: null };
+        skips.push(r);
+        view.set(id, r);
+      }
+    }
+  }
+
+  /** The run's output when it completes: the end step's, else the leaves' outputs. */
+  private finalOutput(): unknown {
+    const leaves = [...this.receipts.values()].filter((r) => r.status === 'completed' && (r.taken ?? []).length === 0);
+    if (leaves.length === 1) return leaves[0].output;
+    return Object.fromEntries(leaves.map((r) => [r.step_id, r.output]));
+  }
+
+  private events(receipts: ReceiptRow[], typeOf: (id: string) => string): RunEvent[] {
+    const out: RunEvent[] = [];
+    for (const r of receipts) {
+      if (r.status === 'skipped') out.push({ type: 'step.skipped', data: { step_id: r.step_id } });
+      else if (r.status === 'running') out.push({ type: 'step.started', data: { step_id: r.step_id, type: typeOf(r.step_id), uncertain: true } });
+      else {
+        if (!this.receipts.has(r.step_id)) out.push({ type: 'step.started', data: { step_id: r.step_id, type: typeOf(r.step_id), started_at: r.started_at } });
+        out.push({ type: 'step.finished', data: { step_id: r.step_id, status: r.status, finished_at: r.finished_at, error: r.error ?? undefined } });
+      }
+    }
+    return out;
+  }
+
+  /** Commits receipts (plus the skips and final status they lead to), one commit at a time. */
+  private commit(receipts: ReceiptRow[], opts: { finishFailed?: boolean; finish?: StepOutcome['finish']; markerOnly?: boolean } = {}): Promise<boolean> {
+    const work = async (): Promise<boolean> => {
+      if (this.outcome) return false;
+      const view = new Map<string, PlanReceipt>(this.receipts);
+      for (const r of receipts) view.set(r.step_id, r);
+      const skips = opts.markerOnly ? [] : this.cascadeSkips(view);
+      const all = [...receipts, ...skips];
+      const typeOf = (id: string) => this.plan.steps.get(id)?.type ?? '';
+      const events = this.events(all, typeOf);
+      let finish: Commit['finish'];
+      const others = [...this.inflight.keys()].filter((id) => !receipts.some((r) => r.step_id === id));
+      if (opts.finish) finish = opts.finish.status === 'failed' ? { status: 'failed', error: { message: opts.finish.error ?? 'stopped', step_id: receipts[0]?.step_id } } : { status: 'completed', output: opts.finish.output ?? null };
+      else if (opts.finishFailed || (this.failure && others.length === 0)) finish = { status: 'failed', error: this.failure };
+      else if (!opts.markerOnly && others.length === 0 && !this.failure && this.plan.ready(view, new Set()).every((d) => d.decision !== 'run')) {
+        const waits = [...view.entries()].filter(([, r]) => r.status === 'waiting').map(([id]) => id);
+        if (waits.length) {
+          const pause = (this.receipts.get(waits[0])?.directive?.pause ?? all.find((r) => r.step_id === waits[0])?.directive?.pause) as PauseInfo;
+          finish = { status: 'paused', pause, resumeAt: pause.kind === 'timer' ? pause.resume_at : null };
+        } else {
+          for (const r of all) this.remember(r);
+          finish = { status: 'completed', output: this.finalOutput() };
+        }
+      }
+      if (finish) events.push({ type: finish.status === 'paused' ? 'run.paused' : 'run.finished', data: { status: finish.status, error: finish.error ?? undefined, pause: finish.pause ?? undefined } });
+      const t0 = this.deps.profile ? performance.now() : 0;
+      const seq = await this.deps.journal.commit({ receipts: all, events, finish });
+      this.deps.profile?.add('commit', performance.now() - t0);
+      if (seq === undefined) {
+        this.outcome = { status: 'lost' };
+        return false;
+      }
+      for (const r of all) this.remember(r);
+      this.deps.publish(events.map((e, i) => ({ id: seq - events.length + 1 + i, ...e })));
+      if (finish) this.outcome = { status: finish.status, output: finish.output, error: finish.error, pause: finish.pause ?? null };
+      return true;
+    };
+    const next = this.commitChain.then(work, work);
+    this.commitChain = next;
+    return next;
+  }
+
+  private inputsOf(stepId: string): { input: unknown; inputs: Record<string, unknown> } {
+    if (stepId === this.plan.entryId) return { input: this.run.trigger ?? null, inputs: {} };
+    const parents = this.plan.activeParents(stepId, this.receipts);
+    const inputs = Object.fromEntries(parents.map((p) => [p, this.outputs.get(p) ?? null]));
+    return { input: parents.length === 1 ? inputs[parents[0]] : inputs, inputs };
+  }
+
+  private start(stepId: string): void {
+    const step = this.plan.steps.get(stepId)!;
+    const { input, inputs } = this.inputsOf(stepId);
+    const readyAt = this.deps.profile ? performance.now() : 0;
+    const task = (async () => {
+      const outcome = await runStep(
+        {
+          broker: this.deps.broker,
+          nodeTypes: this.deps.nodeTypes,
+          inlineWaitSeconds: this.deps.inlineWaitSeconds,
+          profile: this.deps.profile,
+          markInFlight: (marker) => this.commit([marker], { markerOnly: true }),
+          started: (id, type) => this.deps.publish([{ type: 'step.started', data: { step_id: id, type } }]),
+        },
+        this.run,
+        step,
+        input,
+        inputs,
+        this.scope(),
+      );
+      if (!outcome) return;
+      // a step's input is its active parents' outputs (the entry's: the run's trigger), all
+      // committed already: it is not stored again (run-view.ts derives it for the trace)
+      outcome.receipt.input = null;
+      if (outcome.receipt.status === 'failed') this.failure ??= { step_id: stepId, message: String((outcome.receipt.error as { message?: string })?.message ?? 'failed'), code: (outcome.receipt.error as { code?: string })?.code };
+      const ok = await this.commit([outcome.receipt], { finish: outcome.finish });
+      if (this.deps.profile && outcome.receipt.execute_ms !== null) this.deps.profile.step(performance.now() - readyAt, outcome.receipt.execute_ms);
+      if (ok && outcome.respond) this.deps.onRespond?.(outcome.respond);
+    })()
+      .catch((err) => {
+        this.failure ??= { step_id: stepId, message: (err as Error).message ?? String(err), code: 'ENGINE_ERROR' };
+      })
+      .finally(() => this.inflight.delete(stepId));
+    this.inflight.set(stepId, task);
+  }
+
+  /** Recovery: an in-flight marker left by a dead worker; a step with an uncertain effect is not repeated. */
+  private async recover(): Promise<void> {
+    const stale = [...this.receipts.values()].filter((r) => r.status === 'running');
+    if (stale.length === 0) return;
+    const uncertain = stale.filter((r) => r.uncertain);
+    for (const r of stale) this.receipts.delete(r.step_id);
+    if (uncertain.length === 0) return;
+    const now = new Date().toISOString();
+    const marked = uncertain.map((r) => ({ ...r, status: 'needs_reconciliation' as const, finished_at: now, error: { message: 'the step was in flight when its worker stopped; its external effect is uncertain: reconcile it (POST /runs/{run_id}/step) before retrying', code: 'UNCERTAIN_EFFECT' } }));
+    this.failure = { step_id: marked[0].step_id, message: `step '${marked[0].step_id}' has an uncertain external effect and needs reconciliation`, code: 'UNCERTAIN_EFFECT' };
+    await this.commit(marked, { finishFailed: true });
+  }
+
+  /** A paused timer that is due: its wait step completes now. */
+  private async completeDueTimers(): Promise<void> {
+    const now = Date.now();
+    const due = this.waiting().filter((r) => {
+      const p = r.directive?.pause as PauseInfo | undefined;
+      return p?.kind === 'timer' && p.resume_at !== null && Date.parse(p.resume_at) <= now;
+    });
+    if (due.length === 0) return;
+    const at = new Date().toISOString();
+    const step = (id: string) => this.plan.steps.get(id)!;
+    await this.commit(due.map((r) => ({ ...r, status: 'completed' as const, finished_at: at, output: { waited_until: (r.directive?.pause as PauseInfo).resume_at }, taken: step(r.step_id).next })));
+  }
+
+  async drive(): Promise<RunOutcome> {
+    await this.recover();
+    await this.completeDueTimers();
+    while (!this.outcome) {
+      if (!this.failure) {
+        const ready = this.plan.ready(this.receipts, new Set(this.inflight.keys()));
+        const skips = ready.filter((d) => d.decision === 'skip');
+        if (skips.length && this.inflight.size === 0) {
+          // decided by commits that raced each other: record them now
+          await this.commit([]);
+          continue;
+        }
+        for (const d of ready) if (d.decision === 'run') this.start(d.id);
+      }
+      if (this.inflight.size === 0) {
+        await this.commitChain;
+        if (!this.outcome) await this.commit([], { finishFailed: Boolean(this.failure) });
+        break;
+      }
+      await Promise.race(this.inflight.values());
+      await this.commitChain;
+    }
+    await Promise.allSettled(this.inflight.values());
+    return this.outcome ?? { status: 'lost' };
+  }
+}

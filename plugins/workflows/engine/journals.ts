@@ -1,0 +1,55 @@
+import type { Journal } from './executor.ts';
+import type { RunStore } from '../store/runs.ts';
+import type { Commit, NewRun, ReceiptRow, RunEvent } from '../store/run-types.ts';
+
+/** Every commit goes to the database at once (one statement), guarded by this worker's lease. */
+export class DbJournal implements Journal {
+  constructor(private readonly store: RunStore, private readonly run: { id: string; entity_id: string }, private readonly owner: string) {}
+
+  commit(c: Commit): Promise<number | undefined> {
+    return this.store.commit(this.run, this.owner, c);
+  }
+}
+
+/**
+ * Errors-only persistence (WORKFLOW_RUN_PERSISTENCE=errors) for inline runs: commits stay in
+ * memory, and a run that completes leaves no row. A run that fails or pauses is written in
+ * full before anyone hears of it, and `promote()` writes a run that must go on in the
+ * background; from then on every commit goes to the database as usual.
+ */
+export class DeferredJournal implements Journal {
+  private readonly receipts = new Map<string, ReceiptRow>();
+  private readonly events: RunEvent[] = [];
+  private db?: DbJournal;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly store: RunStore, private readonly run: NewRun, private readonly owner: string, private readonly leaseSeconds: number) {}
+
+  private async flush(): Promise<void> {
+    if (this.db) return;
+    await this.store.create(this.run, { status: 'running', leaseOwner: this.owner, leaseSeconds: this.leaseSeconds, receipts: [...this.receipts.values()], events: this.events });
+    this.db = new DbJournal(this.store, this.run, this.owner);
+  }
+
+  /** Writes the run so far; later commits go straight to the database. */
+  promote(): Promise<void> {
+    const next = this.chain.then(() => this.flush());
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  commit(c: Commit): Promise<number | undefined> {
+    const next = this.chain.then(async () => {
+      if (this.db) return this.db.commit(c);
+      if (c.finish && c.finish.status !== 'completed') {
+        await this.flush();
+        return this.db!.commit(c);
+      }
+      for (const r of c.receipts) this.receipts.set(r.step_id, r);
+      this.events.push(...c.events);
+      return this.events.length;
+    });
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+}

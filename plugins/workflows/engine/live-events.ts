@@ -1,0 +1,72 @@
+import { EventEmitter } from 'node:events';
+import type { ServiceBroker } from 'moleculer';
+
+/** An event of a run's stream; `id` is its seq when it is durable (replayable with Last-Event-ID). */
+export interface LiveEvent {
+  id?: number;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export const RUN_EVENTS_TOPIC = 'workflows.run.events';
+export const RUN_WATCH_TOPIC = 'workflows.run.watch';
+
+const WATCH_TTL_MS = 60_000;
+
+/**
+ * Run events, fanned out to every node (the worker that commits a step may not be the api
+ * node holding the client's SSE stream). Durable events carry their seq as id; `step.started`
+ * of a step that did not commit a receipt before running goes out live without an id, and is
+ * repeated with its id when the step's receipt commits.
+ *
+ * Only watched runs are broadcast: a node that opens a stream (or waits for a run) announces
+ * the run id to every node first. A durable event a stream misses while that announcement
+ * travels is read from the database (the stream fills any gap in the ids), so nothing is lost,
+ * and a run nobody watches costs no broadcast at all.
+ */
+export class LiveEvents {
+  private readonly emitter = new EventEmitter();
+  private readonly watched = new Map<string, number>();
+
+  constructor(private readonly broker: ServiceBroker) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  publish(runId: string, entityId: string, events: LiveEvent[]): void {
+    if (events.length === 0) return;
+    const until = this.watched.get(runId);
+    if (until === undefined) return;
+    if (until < Date.now()) {
+      this.watched.delete(runId);
+      return;
+    }
+    void this.broker.broadcast(RUN_EVENTS_TOPIC, { run_id: runId, entity_id: entityId, events });
+  }
+
+  /** Called by the service's event handler on every node. */
+  deliver(payload: { run_id: string; events: LiveEvent[] }): void {
+    if (this.emitter.listenerCount(payload.run_id) > 0) this.emitter.emit(payload.run_id, payload.events);
+  }
+
+  /** Called on every node when some node watches a run. */
+  markWatched(payload: { run_id: string; until: number }): void {
+    this.watched.set(payload.run_id, Math.max(payload.until, this.watched.get(payload.run_id) ?? 0));
+  }
+
+  private announce(runId: string): void {
+    const payload = { run_id: runId, until: Date.now() + WATCH_TTL_MS };
+    this.markWatched(payload);
+    void this.broker.broadcast(RUN_WATCH_TOPIC, payload);
+  }
+
+  subscribe(runId: string, listener: (events: LiveEvent[]) => void): () => void {
+    this.emitter.on(runId, listener);
+    this.announce(runId);
+    const renew = setInterval(() => this.announce(runId), WATCH_TTL_MS / 2);
+    renew.unref();
+    return () => {
+      clearInterval(renew);
+      this.emitter.off(runId, listener);
+    };
+  }
+}

@@ -1,0 +1,75 @@
+import type { StepDefinition } from '../definitions/validate.ts';
+
+/**
+ * Which steps of a run can start, from its committed receipts alone (pure: no I/O).
+ *
+ * An edge P -> C is active when P's receipt lists C in `taken` (a completed step takes all of
+ * its `next`, or the branches it chose). A step is decided once every parent has settled:
+ * it runs if at least one incoming edge is active (so a merge waits for every branch that
+ * was taken, and a branch not taken does not hold it up), else it is skipped, and its own
+ * edges are inactive. Steps no path reaches (a note on the side) never run.
+ */
+export type ReceiptStatus = 'running' | 'completed' | 'failed' | 'skipped' | 'waiting' | 'needs_reconciliation' | 'reconciled';
+
+export interface PlanReceipt {
+  status: ReceiptStatus;
+  taken: string[] | null;
+}
+
+export const SETTLED: ReadonlySet<ReceiptStatus> = new Set(['completed', 'skipped', 'reconciled']);
+
+export class RunPlan {
+  readonly steps: ReadonlyMap<string, StepDefinition>;
+  readonly parents: ReadonlyMap<string, string[]>;
+  readonly stepIds: ReadonlySet<string>;
+
+  constructor(steps: StepDefinition[], readonly entryId: string) {
+    this.steps = new Map(steps.map((s) => [s.id, s]));
+    this.stepIds = new Set(this.steps.keys());
+    const parents = new Map<string, string[]>(steps.map((s) => [s.id, []]));
+    for (const s of steps) for (const n of s.next) parents.get(n)?.push(s.id);
+    this.parents = parents;
+  }
+
+  /** 'run', 'skip', or 'wait' (some parent has not settled) for a step with no receipt yet. */
+  decide(stepId: string, receipts: ReadonlyMap<string, PlanReceipt>): 'run' | 'skip' | 'wait' {
+    if (stepId === this.entryId) return 'run';
+    const parents = this.parents.get(stepId) ?? [];
+    if (parents.length === 0) return 'wait';
+    let active = false;
+    for (const p of parents) {
+      const r = receipts.get(p);
+      if (!r || !SETTLED.has(r.status)) return 'wait';
+      if (r.taken?.includes(stepId)) active = true;
+    }
+    return active ? 'run' : 'skip';
+  }
+
+  /** Steps without a receipt that can be decided now, with the decision. */
+  ready(receipts: ReadonlyMap<string, PlanReceipt>, exclude: ReadonlySet<string> = new Set()): { id: string; decision: 'run' | 'skip' }[] {
+    const out: { id: string; decision: 'run' | 'skip' }[] = [];
+    for (const id of this.steps.keys()) {
+      if (receipts.has(id) || exclude.has(id)) continue;
+      const decision = this.decide(id, receipts);
+      if (decision !== 'wait') out.push({ id, decision });
+    }
+    return out;
+  }
+
+  /** The active parents of a step, in definition order. */
+  activeParents(stepId: string, receipts: ReadonlyMap<string, PlanReceipt>): string[] {
+    return (this.parents.get(stepId) ?? []).filter((p) => receipts.get(p)?.taken?.includes(stepId));
+  }
+
+  /** A step and every step reachable from it. */
+  downstream(stepId: string): Set<string> {
+    const seen = new Set<string>();
+    const walk = (id: string): void => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      for (const n of this.steps.get(id)?.next ?? []) walk(n);
+    };
+    walk(stepId);
+    return seen;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Where the engine's time goes, for benchmarks (bench/workflows-queue.ts): totals per phase
+ * and, per step, the engine's own overhead (the step's wall time from "ready" to "receipt
+ * committed", minus the time inside the node's execute call). Off unless a profile is set.
+ */
+export type Phase = 'claim' | 'load' | 'template' | 'execute' | 'commit';
+
+export class EngineProfile {
+  readonly totals: Record<Phase, number> = { claim: 0, load: 0, template: 0, execute: 0, commit: 0 };
+  readonly counts = { runs: 0, steps: 0, commits: 0 };
+  readonly overheadMs: number[] = [];
+  readonly executeMs: number[] = [];
+
+  add(phase: Phase, ms: number): void {
+    this.totals[phase] += ms;
+    if (phase === 'commit') this.counts.commits += 1;
+  }
+
+  step(wallMs: number, executeMs: number): void {
+    this.counts.steps += 1;
+    this.executeMs.push(executeMs);
+    this.overheadMs.push(wallMs - executeMs);
+  }
+
+  reset(): void {
+    for (const k of Object.keys(this.totals) as Phase[]) this.totals[k] = 0;
+    this.counts.runs = this.counts.steps = this.counts.commits = 0;
+    this.overheadMs.length = 0;
+    this.executeMs.length = 0;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Templates: `{{stepId.output}}` (with a path into it, e.g. `{{fetch.output.body.items[0].id}}`),
+ * `{{varName}}` and `{{trigger}}` (with paths). They resolve against committed data only: the
+ * scope holds outputs of receipts that have committed, never of a step still in flight.
+ * A template that is the whole string yields the raw value; inside a longer string it is
+ * interpolated (objects as JSON, missing values as an empty string).
+ */
+export interface TemplateScope {
+  /** outputs of committed receipts, by step id */
+  outputs: ReadonlyMap<string, unknown>;
+  stepIds: ReadonlySet<string>;
+  variables: Readonly<Record<string, unknown>>;
+  trigger: unknown;
+}
+
+const WHOLE = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/;
+const ANY = /\{\{\s*([^{}]+?)\s*\}\}/g;
+const HAS = /\{\{/;
+
+export function pathOf(expression: string): string[] {
+  return expression.replace(/\[(\d+|"[^"]*"|'[^']*')\]/g, (_, k: string) => `.${k.replace(/^["']|["']$/g, '')}`).split('.').filter(Boolean);
+}
+
+function dig(value: unknown, path: string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || current === undefined || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+export function lookup(expression: string, scope: TemplateScope): unknown {
+  const [head, ...rest] = pathOf(expression);
+  if (head === undefined) return undefined;
+  if (scope.stepIds.has(head) && rest[0] === 'output') return dig(scope.outputs.get(head), rest.slice(1));
+  if (head === 'trigger') return dig(scope.trigger, rest);
+  if (Object.prototype.hasOwnProperty.call(scope.variables, head)) return dig(scope.variables[head], rest);
+  return undefined;
+}
+
+function asText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function resolveString(text: string, scope: TemplateScope): unknown {
+  if (!HAS.test(text)) return text;
+  const whole = WHOLE.exec(text);
+  if (whole) return lookup(whole[1], scope) ?? null;
+  return text.replace(ANY, (_, expression: string) => asText(lookup(expression, scope)));
+}
+
+/** A copy of value with every template resolved (objects and arrays walked; keys are not templated). */
+export function resolveTemplates(value: unknown, scope: TemplateScope): unknown {
+  if (typeof value === 'string') return resolveString(value, scope);
+  if (Array.isArray(value)) return value.map((item) => resolveTemplates(item, scope));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = resolveTemplates(item, scope);
+    return out;
+  }
+  return value;
+}
+
+/** The step ids a value's templates read (`{{id.output...}}`): a retry invalidates a step when one of them is. */
+export function referencedSteps(value: unknown, stepIds: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      for (const m of v.matchAll(ANY)) {
+        const [head, second] = pathOf(m[1]);
+        if (stepIds.has(head) && second === 'output') found.add(head);
+      }
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  visit(value);
+  return found;
+}

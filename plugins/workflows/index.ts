@@ -1,0 +1,133 @@
+import type { Context, ServiceSchema } from 'moleculer';
+import { kernelOf } from '../../kernel/context.ts';
+import { WORKFLOWS_ERR } from './errors.ts';
+import { NodeTypeRegistry } from './engine/node-types.ts';
+import { Engine } from './engine/engine.ts';
+import { LiveEvents, RUN_EVENTS_TOPIC, RUN_WATCH_TOPIC, type LiveEvent } from './engine/live-events.ts';
+import { LeaseKeeper, RunWorker } from './engine/worker.ts';
+import { DefinitionStore } from './store/definitions.ts';
+import { BindingStore } from './store/bindings.ts';
+import { RunStore } from './store/runs.ts';
+import { RunQueries } from './store/run-queries.ts';
+import { RunControl } from './store/run-control.ts';
+import { sqlOn } from './store/sql.ts';
+import { WebhookCache } from './webhook-cache.ts';
+import type { WorkflowsService } from './service.ts';
+import { createDefinition, getDefinition, listDefinitions, removeDefinition, updateDefinition } from './actions/definitions.ts';
+import { nodeTypes } from './actions/node-types.ts';
+import { createBinding, listBindings, removeBinding, updateBinding } from './actions/bindings.ts';
+import { runBinding, runDefinition, runStream } from './actions/runs-start.ts';
+import { getRun, listRuns, runEvents, runFamily } from './actions/runs-read.ts';
+import { cancelRun, resumeRun, retryRun, stepControl } from './actions/runs-control.ts';
+import { webhook } from './actions/webhook.ts';
+import { routable, routeEvent, triggerEvent } from './actions/trigger.ts';
+import { runNode } from './actions/run-node.ts';
+
+/**
+ * Workflows: `/api/v1/workflows`. Definitions, bindings and runs live in PostgreSQL; node types
+ * are other packages (kind `node`) found in the service registry. Runs execute on nodes with
+ * the `work` role from the `work` queue; inline webhooks run on the api node that received
+ * them. See README.md for the conventions (templates, node contract, SSE events, settings).
+ */
+export default {
+  name: 'workflows',
+  actions: {
+    nodeTypes,
+    listDefinitions,
+    createDefinition,
+    getDefinition,
+    updateDefinition,
+    removeDefinition,
+    listBindings,
+    createBinding,
+    updateBinding,
+    removeBinding,
+    runBinding,
+    runDefinition,
+    runStream,
+    listRuns,
+    getRun,
+    runEvents,
+    runFamily,
+    cancelRun,
+    resumeRun,
+    retryRun,
+    stepControl,
+    webhook,
+    triggerEvent,
+    runNode,
+  },
+  hooks: {
+    before: {
+      '*'(this: WorkflowsService, ctx: Context) {
+        void ctx;
+        if (!this.env.FLOWS_AVAILABLE) throw WORKFLOWS_ERR.DISABLED('Workflows are turned off on this deployment (FLOWS_AVAILABLE=false).');
+      },
+    },
+  },
+  events: {
+    '$services.changed'(this: WorkflowsService) {
+      this.nodeTypes.invalidate();
+    },
+    [RUN_EVENTS_TOPIC](this: WorkflowsService, ctx: Context<{ run_id: string; events: LiveEvent[] }>) {
+      this.live.deliver(ctx.params);
+    },
+    [RUN_WATCH_TOPIC](this: WorkflowsService, ctx: Context<{ run_id: string; until: number }>) {
+      this.live.markWatched(ctx.params);
+    },
+    'workflows.bindings.changed'(this: WorkflowsService) {
+      this.webhooks.clear();
+    },
+    'workspace.deleted'(this: WorkflowsService, ctx: Context<{ entity_id: string; workspace_id: string }>) {
+      return this.bindings.removeWorkspace(ctx.params.entity_id, ctx.params.workspace_id);
+    },
+    // platform events (task status changed, booking confirmed, message received, ...) reach
+    // bindings with trigger event / workspace_event like POST /trigger
+    '**': {
+      group: 'workflows',
+      async handler(this: WorkflowsService, ctx: Context<Record<string, unknown>>) {
+        const name = ctx.eventName ?? '';
+        if (!this.env.FLOWS_AVAILABLE || !routable(name) || name === 'workspace.deleted') return;
+        const p = ctx.params;
+        if (!p || typeof p !== 'object' || typeof p.entity_id !== 'string') return;
+        await routeEvent(this, p.entity_id, name, typeof p.workspace_id === 'string' ? p.workspace_id : null, p, null).catch((err) =>
+          this.logger.warn(`routing event '${name}' to workflows failed: ${(err as Error).message}`),
+        );
+      },
+    },
+  },
+  created(this: WorkflowsService) {
+    const kernel = kernelOf(this.broker);
+    this.env = kernel.config.env;
+    this.sql = sqlOn(kernel.db);
+    this.nodeTypes = new NodeTypeRegistry(this.broker);
+    this.definitions = new DefinitionStore(this.sql);
+    this.bindings = new BindingStore(this.sql);
+    this.runs = new RunStore(this.sql);
+    this.runQueries = new RunQueries(this.sql);
+    this.control = new RunControl(this.sql);
+    this.webhooks = new WebhookCache(this.bindings);
+    this.live = new LiveEvents(this.broker);
+    this.engine = new Engine({ broker: this.broker, store: this.runs, nodeTypes: this.nodeTypes, live: this.live, queue: kernel.queue, env: this.env });
+  },
+  started(this: WorkflowsService) {
+    this.leases = new LeaseKeeper(this.runs, this.engine.owner, this.env.WORKFLOW_LEASE_SECONDS);
+    this.leases.start();
+    if (this.env.FLOWS_AVAILABLE && (this.env.ROLES as string[]).includes('work')) {
+      this.worker = new RunWorker({
+        engine: this.engine,
+        store: this.runs,
+        queue: kernelOf(this.broker).queue,
+        concurrency: this.env.WORKER_WORK_CONCURRENCY,
+        sweepSeconds: this.env.WORKFLOW_SWEEP_SECONDS,
+        leaseSeconds: this.env.WORKFLOW_LEASE_SECONDS,
+        logger: this.logger,
+      });
+      this.worker.start();
+    }
+  },
+  stopped(this: WorkflowsService) {
+    this.worker?.stop();
+    this.leases?.stop();
+  },
+} as unknown as ServiceSchema;

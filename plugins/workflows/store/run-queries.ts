@@ -1,0 +1,85 @@
+import { validate as isUuid } from 'uuid';
+import { ERRORS } from '../../../kernel/errors/catalogue.ts';
+import type { Sql } from './sql.ts';
+import type { ReceiptRow, RunRow } from './run-types.ts';
+
+export interface RunFilter {
+  workflow_id?: string;
+  binding_id?: string;
+  workspace_id?: string;
+  status?: string;
+  trigger_type?: string;
+}
+
+const LIST_COLUMNS = `id, entity_id, workflow_id, workflow_version, binding_id, workspace_id, owner_id, trigger_type, status, output, error, pause, retry_of,
+  root_run_id, retry_from_step, invalidated, lineage_attempt, recoveries, inline, created_at, started_at, finished_at`;
+
+/** Reads of runs for the API, always within the caller's entity. */
+export class RunQueries {
+  constructor(private readonly sql: Sql) {}
+
+  async find(entityId: string, id: string): Promise<RunRow | undefined> {
+    if (!isUuid(id)) return undefined;
+    return this.sql.one<RunRow>('SELECT * FROM workflow_runs WHERE entity_id = $1 AND id = $2', [entityId, id], 'wf_run_find');
+  }
+
+  async get(entityId: string, id: string): Promise<RunRow> {
+    const row = await this.find(entityId, id);
+    if (!row) throw ERRORS.NOT_FOUND(`No workflow run with id '${id}'.`, { resource: 'workflow_run', id });
+    return row;
+  }
+
+  async list(entityId: string, filter: RunFilter, limit: number, offset: number): Promise<{ items: RunRow[]; total: number }> {
+    const where = ['entity_id = $1'];
+    const params: unknown[] = [entityId];
+    for (const key of ['workflow_id', 'binding_id', 'workspace_id', 'status', 'trigger_type'] as const) {
+      const value = filter[key];
+      if (value === undefined) continue;
+      params.push(value);
+      where.push(`${key}::text = $${params.length}`);
+    }
+    // one statement, so the page and its total agree even while runs are being created
+    const rows = await this.sql.rows<RunRow & { total_count: string }>(
+      `SELECT ${LIST_COLUMNS}, count(*) OVER () AS total_count FROM workflow_runs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
+    if (rows.length === 0 && offset > 0) {
+      const count = await this.sql.one<{ n: string }>(`SELECT count(*) AS n FROM workflow_runs WHERE ${where.join(' AND ')}`, params);
+      return { items: [], total: Number(count?.n ?? 0) };
+    }
+    return { items: rows, total: Number(rows[0]?.total_count ?? 0) };
+  }
+
+  async receipts(runId: string): Promise<ReceiptRow[]> {
+    return this.sql.rows<ReceiptRow>('SELECT * FROM workflow_step_receipts WHERE run_id = $1 ORDER BY ord', [runId], 'wf_receipts');
+  }
+
+  /** Durable events after a seq (SSE replay for Last-Event-ID). */
+  async eventsAfter(runId: string, seq: number): Promise<{ seq: number; type: string; data: Record<string, unknown> }[]> {
+    const rows = await this.sql.rows<{ seq: number; type: string; data: Record<string, unknown> }>('SELECT seq, type, data FROM workflow_run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq', [runId, seq], 'wf_events_after');
+    const frames: { seq: number; type: string; data: Record<string, unknown> }[] = [];
+    for (const row of rows) {
+      if (row.type !== 'step') frames.push(row);
+      else {
+        // one row holds a step's started and finished frames (store/runs.ts packEvents)
+        if (row.seq - 1 > seq) frames.push({ seq: row.seq - 1, type: 'step.started', data: row.data.started as Record<string, unknown> });
+        frames.push({ seq: row.seq, type: 'step.finished', data: row.data.finished as Record<string, unknown> });
+      }
+    }
+    return frames;
+  }
+
+  /** Every run of a retry lineage, oldest first. */
+  async family(entityId: string, rootId: string): Promise<RunRow[]> {
+    return this.sql.rows<RunRow>(`SELECT ${LIST_COLUMNS} FROM workflow_runs WHERE entity_id = $1 AND root_run_id = $2 ORDER BY lineage_attempt, created_at`, [entityId, rootId]);
+  }
+
+  async carriedCounts(runIds: string[]): Promise<Map<string, { carried: number; steps: number }>> {
+    if (runIds.length === 0) return new Map();
+    const rows = await this.sql.rows<{ run_id: string; carried: string; steps: string }>(
+      'SELECT run_id, count(*) FILTER (WHERE carried_from IS NOT NULL) AS carried, count(*) AS steps FROM workflow_step_receipts WHERE run_id = ANY($1::uuid[]) GROUP BY run_id',
+      [runIds],
+    );
+    return new Map(rows.map((r) => [r.run_id, { carried: Number(r.carried), steps: Number(r.steps) }]));
+  }
+}

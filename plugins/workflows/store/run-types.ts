@@ -1,0 +1,94 @@
+import type { ReceiptStatus } from '../engine/plan.ts';
+import type { Snapshot } from './definitions.ts';
+
+export type RunStatus = 'pending' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+
+export interface PauseInfo {
+  step_id: string;
+  kind: 'approval' | 'timer' | 'event';
+  decision_required: boolean;
+  resume_at: string | null;
+  message: string | null;
+  event: string | null;
+}
+
+export interface RunRow {
+  id: string;
+  entity_id: string;
+  workflow_id: string;
+  workflow_version: number;
+  binding_id: string | null;
+  workspace_id: string | null;
+  owner_id: string | null;
+  trigger_type: string;
+  status: RunStatus;
+  snapshot: Snapshot;
+  trigger: unknown;
+  variables: Record<string, unknown>;
+  output: unknown;
+  error: unknown;
+  pause: PauseInfo | null;
+  retry_of: string | null;
+  root_run_id: string;
+  retry_from_step: string | null;
+  invalidated: string[] | null;
+  lineage_attempt: number;
+  seq: number;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  recoveries: number;
+  inline: boolean;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface ReceiptRow {
+  step_id: string;
+  status: ReceiptStatus;
+  attempt: number;
+  input: unknown;
+  output: unknown;
+  error: unknown;
+  taken: string[] | null;
+  /** what the node asked of the engine (pause, finish, respond), artifacts and child runs */
+  directive: Record<string, unknown> | null;
+  uncertain: boolean;
+  carried_from?: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  execute_ms: number | null;
+}
+
+export interface RunEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** One commit of a run: receipts, the events that describe them, and optionally a new run status. */
+export interface Commit {
+  receipts: ReceiptRow[];
+  events: RunEvent[];
+  finish?: { status: 'completed' | 'failed' | 'paused'; output?: unknown; error?: unknown; pause?: PauseInfo | null; resumeAt?: string | null };
+}
+
+/** The fields a new run row gets. */
+export interface NewRun {
+  id: string;
+  entity_id: string;
+  workflow_id: string;
+  workflow_version: number;
+  binding_id: string | null;
+  workspace_id: string | null;
+  owner_id: string | null;
+  trigger_type: string;
+  snapshot: Snapshot;
+  trigger: unknown;
+  variables: Record<string, unknown>;
+  retry_of?: string | null;
+  root_run_id?: string;
+  retry_from_step?: string | null;
+  invalidated?: string[] | null;
+  lineage_attempt?: number;
+  inline?: boolean;
+}

@@ -1,0 +1,64 @@
+import type { Sequelize } from 'sequelize';
+
+/**
+ * The few SQL calls this package makes, with positional parameters ($1, $2, ...), on a
+ * connection of the shared pool. Every query of a tenant-owned table names `entity_id` itself
+ * (these are raw statements, not scoped models), and each commit of a run is ONE statement,
+ * so one round trip. Statements given a `name` are prepared once per connection.
+ */
+export interface Sql {
+  rows<T>(text: string, params?: unknown[], name?: string): Promise<T[]>;
+  one<T>(text: string, params?: unknown[], name?: string): Promise<T | undefined>;
+  /** runs a statement and returns how many rows it changed */
+  exec(text: string, params?: unknown[], name?: string): Promise<number>;
+}
+
+type PgConnection = { query(q: { text: string; values: unknown[]; name?: string }): Promise<{ rows: unknown[]; rowCount: number | null }> };
+
+type Pool = { acquire(): Promise<PgConnection>; release(c: PgConnection): void; destroy(c: PgConnection): Promise<void> };
+
+export function sqlOn(db: Sequelize): Sql {
+  const manager = db.connectionManager as unknown as {
+    pool?: Partial<Pool>;
+    getConnection(opts: { type: 'write' }): Promise<PgConnection>;
+    releaseConnection(c: PgConnection): void;
+    destroyConnection(c: PgConnection): Promise<void>;
+  };
+  // The shared pool itself (sequelize-pool), without the hooks sequelize runs around each
+  // acquire: that wrapper cost about a third of a short statement's CPU here. Same connections,
+  // same limits; a replicated setup (no plain pool) goes through getConnection.
+  const pool = manager.pool;
+  const direct = typeof pool?.acquire === 'function' && typeof pool.release === 'function' && typeof pool.destroy === 'function';
+  const acquire = direct ? () => pool.acquire!() : () => manager.getConnection({ type: 'write' });
+  const release = direct ? (c: PgConnection) => pool.release!(c) : (c: PgConnection) => manager.releaseConnection(c);
+  const destroy = direct ? (c: PgConnection) => pool.destroy!(c) : (c: PgConnection) => manager.destroyConnection(c);
+  const run = async (text: string, values: unknown[], name?: string) => {
+    const connection = await acquire();
+    try {
+      const result = await connection.query(name ? { text, values, name } : { text, values });
+      release(connection);
+      return result;
+    } catch (err) {
+      // a broken connection must not go back to the pool; a statement error leaves it usable
+      if ((err as { code?: string }).code === undefined) await destroy(connection).catch(() => undefined);
+      else release(connection);
+      throw err;
+    }
+  };
+  return {
+    async rows<T>(text: string, params: unknown[] = [], name?: string): Promise<T[]> {
+      return (await run(text, params, name)).rows as T[];
+    },
+    async one<T>(text: string, params: unknown[] = [], name?: string): Promise<T | undefined> {
+      return (await run(text, params, name)).rows[0] as T | undefined;
+    },
+    async exec(text: string, params: unknown[] = [], name?: string): Promise<number> {
+      return (await run(text, params, name)).rowCount ?? 0;
+    },
+  };
+}
+
+/** JSON for a jsonb parameter ($n::jsonb); undefined becomes SQL NULL. */
+export function json(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
