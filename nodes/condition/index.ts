@@ -1,4 +1,5 @@
 import { decide, OPERATORS } from './decide.ts';
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `condition`: `expression` (usually a template such as
@@ -37,7 +38,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler(ctx: { params: { config: Config } }) {
         const { config } = ctx.params;
         const result = decide(config.expression, config.operator, config.value);

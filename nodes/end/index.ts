@@ -1,3 +1,5 @@
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+
 /** Workflow node type `end`: finishes the run as completed; its `output` (else its input) is the run's output. */
 const nodeType = {
   type: 'end',
@@ -16,7 +18,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler(ctx: { params: { config: { output?: unknown }; input?: unknown } }) {
         const output = ctx.params.config.output !== undefined ? ctx.params.config.output : (ctx.params.input ?? null);
         return { output, finish: { status: 'completed', output } };

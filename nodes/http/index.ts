@@ -2,6 +2,7 @@ import type { Context, Service } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
 import { AddressPolicy } from './address-policy.ts';
 import { safeRequest } from './safe-request.ts';
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `http`: one HTTP request. Safe by default: targets resolving to loopback,
@@ -44,7 +45,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       async handler(this: HttpNodeService, ctx: Context<{ config: Config }>) {
         const env = kernelOf(this.broker).config.env;
         this.policy ??= new AddressPolicy(env.WORKFLOW_HTTP_ALLOW);

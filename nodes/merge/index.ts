@@ -1,3 +1,5 @@
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+
 /**
  * Workflow node type `merge`: runs once every branch leading to it has settled (the engine
  * waits for all parents; a branch not taken does not hold it up). Its output combines the
@@ -24,7 +26,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler(ctx: { params: { config: { mode?: string }; inputs?: Record<string, unknown> } }) {
         const inputs = ctx.params.inputs ?? {};
         return { output: ctx.params.config.mode === 'array' ? Object.values(inputs) : inputs };

@@ -1,3 +1,5 @@
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+
 /** Workflow node type `note`: an annotation; the engine never executes it (`skip_at_runtime`). */
 const nodeType = {
   type: 'note',
@@ -17,7 +19,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler() {
         return { output: null };
       },

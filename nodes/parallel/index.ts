@@ -1,3 +1,5 @@
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+
 /**
  * Workflow node type `parallel`: an explicit fan-out. Every step in `next` starts once this
  * step's receipt commits, and sibling branches run concurrently. Its output is its input.
@@ -19,7 +21,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler(ctx: { params: { input?: unknown } }) {
         return { output: ctx.params.input ?? null };
       },

@@ -1,3 +1,5 @@
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+
 /**
  * Workflow node type `respond`: the answer of an inline webhook. Config `status`, `headers` and
  * `body` are templates resolved by the engine; the caller of the webhook receives them as soon
@@ -30,7 +32,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler(ctx: { params: { config: { status?: unknown; headers?: Record<string, unknown>; body?: unknown } } }) {
         const { config } = ctx.params;
         const status = config.status === undefined ? 200 : Number(config.status);

@@ -1,3 +1,5 @@
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+
 /**
  * Workflow node type `stop`: finishes the run at once; steps still pending do not run.
  * `fail: true` finishes it as failed with `message` as the error, else as completed.
@@ -23,7 +25,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler(ctx: { params: { config: { fail?: boolean; message?: string }; input?: unknown } }) {
         const { config } = ctx.params;
         const message = config.message ?? (config.fail ? 'stopped by a stop step' : 'stopped');

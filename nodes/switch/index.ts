@@ -1,3 +1,5 @@
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+
 /**
  * Workflow node type `switch`: follows the `next` of the first case whose `equals` matches
  * `value` (compared as JSON; a number and its string form match), else `default`. Every
@@ -43,7 +45,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler(ctx: { params: { config: Config } }) {
         const { config } = ctx.params;
         const index = config.cases.findIndex((c) => matches(config.value, c.equals));

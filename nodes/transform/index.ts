@@ -1,3 +1,5 @@
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+
 /**
  * Workflow node type `transform`: config `set` is an object whose values are templates; the
  * engine resolves them against committed data, and the resolved object is the output.
@@ -24,7 +26,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler(ctx: { params: { config: { set: Record<string, unknown> } } }) {
         return { output: ctx.params.config.set };
       },

@@ -1,3 +1,5 @@
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+
 /**
  * Workflow node type `wait`: pauses the run. `wait_type: approval` waits for an explicit
  * `approve` / `reject` decision by the run owner (POST /runs/{run_id}/resume); `timer` waits
@@ -35,7 +37,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler(ctx: { params: { config: Config } }) {
         const { config } = ctx.params;
         if (config.wait_type === 'timer') {

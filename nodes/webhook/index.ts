@@ -1,3 +1,5 @@
+import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+
 /**
  * Workflow node type `webhook`: the entry node of a run started by
  * `POST /api/v1/workflows/webhook/{token}`. Its output is `{method, headers, query, body}`.
@@ -24,7 +26,7 @@ export default {
   actions: {
     execute: {
       visibility: 'public',
-      params: { config: 'object', input: { type: 'any', optional: true }, inputs: { type: 'object', optional: true }, context: { type: 'object', optional: true } },
+      params: NODE_EXECUTE_PARAMS,
       handler(ctx: { params: { input?: unknown } }) {
         return { output: ctx.params.input ?? null };
       },
