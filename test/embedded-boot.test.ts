@@ -42,6 +42,19 @@ test.serial('npm start on an empty data dir boots the embedded stack and turns r
   t.true(existsSync(join(dataDir, 'objects')));
   const hello = await fetch(`${k.apiUrl}/api/v1/esm-hello/hello`);
   t.deepEqual(await hello.json(), { message: 'hello from esm' });
+
+  // the built-in packages work on the embedded database too, under concurrent requests
+  // (PGlite runs every connection in one session: named prepared statements would collide)
+  const auth = { Authorization: 'Bearer owner-token', 'Content-Type': 'application/json' };
+  const wf = await (await fetch(`${k.apiUrl}/api/v1/workflows`, { method: 'POST', headers: auth, body: JSON.stringify({
+    name: 'embedded', steps: [
+      { id: 'start', type: 'trigger', next: ['shape'] },
+      { id: 'shape', type: 'transform', config: { set: { greeting: 'hello {{trigger.name}}' } }, next: [] },
+    ] }) })).json();
+  const ran = await (await fetch(`${k.apiUrl}/api/v1/workflows/${wf.id}/run`, { method: 'POST', headers: auth, body: JSON.stringify({ input: { name: 'ada' }, wait: true }) })).json();
+  t.is(ran.status, 'completed', JSON.stringify(ran));
+  const reads = await Promise.all(Array.from({ length: 12 }, () => fetch(`${k.apiUrl}/api/v1/workflows/runs/${ran.run_id ?? ran.id}`, { headers: auth })));
+  t.deepEqual([...new Set(reads.map((r) => r.status))], [200]);
   k.kill('SIGTERM');
   t.is(await k.exited, 0, k.output());
 });

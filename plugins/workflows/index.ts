@@ -99,7 +99,7 @@ export default {
   created(this: WorkflowsService) {
     const kernel = kernelOf(this.broker);
     this.env = kernel.config.env;
-    this.sql = sqlOn(kernel.db);
+    this.sql = sqlOn(kernel.db, { namedStatements: !kernel.config.embedded.database });
     this.nodeTypes = new NodeTypeRegistry(this.broker);
     this.definitions = new DefinitionStore(this.sql);
     this.bindings = new BindingStore(this.sql);

@@ -4,7 +4,9 @@ import type { Sequelize } from 'sequelize';
  * The few SQL calls this package makes, with positional parameters ($1, $2, ...), on a
  * connection of the shared pool. Every query of a tenant-owned table names `entity_id` itself
  * (these are raw statements, not scoped models), and each commit of a run is ONE statement,
- * so one round trip. Statements given a `name` are prepared once per connection.
+ * so one round trip. Statements given a `name` are prepared once per connection, on a real
+ * PostgreSQL only: embedded PGlite runs every connection in ONE session, where a name
+ * prepared by one connection already exists for the next ("prepared statement already exists").
  */
 export interface Sql {
   rows<T>(text: string, params?: unknown[], name?: string): Promise<T[]>;
@@ -17,7 +19,7 @@ type PgConnection = { query(q: { text: string; values: unknown[]; name?: string 
 
 type Pool = { acquire(): Promise<PgConnection>; release(c: PgConnection): void; destroy(c: PgConnection): Promise<void> };
 
-export function sqlOn(db: Sequelize): Sql {
+export function sqlOn(db: Sequelize, opts: { namedStatements: boolean }): Sql {
   const manager = db.connectionManager as unknown as {
     pool?: Partial<Pool>;
     getConnection(opts: { type: 'write' }): Promise<PgConnection>;
@@ -35,7 +37,7 @@ export function sqlOn(db: Sequelize): Sql {
   const run = async (text: string, values: unknown[], name?: string) => {
     const connection = await acquire();
     try {
-      const result = await connection.query(name ? { text, values, name } : { text, values });
+      const result = await connection.query(name && opts.namedStatements ? { text, values, name } : { text, values });
       release(connection);
       return result;
     } catch (err) {
