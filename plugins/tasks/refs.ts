@@ -21,7 +21,8 @@ export interface CheckedRefs {
   slaTargets?: SlaTargets;
 }
 
-const WORKSPACE_READ_ACTION = 'workspaces.get';
+/** the workspace without its dashboard: validation needs nothing else */
+const WORKSPACE_READ_ACTION = 'workspaces.resolve';
 
 /** null when the workspace is the caller's and open for new work, else what is wrong with it. */
 export async function workspaceProblem(ctx: Context, workspaceId: string, field = 'workspace_id'): Promise<FieldProblem | null> {

@@ -6,6 +6,7 @@ import type { WorkspacesService } from './lookup.ts';
 import { list } from './actions/list.ts';
 import { create } from './actions/create.ts';
 import { get } from './actions/get.ts';
+import { resolve } from './actions/resolve.ts';
 import { update } from './actions/update.ts';
 import { remove } from './actions/remove.ts';
 import { governance, operatingModel } from './actions/configuration.ts';
@@ -24,6 +25,7 @@ export default {
     list,
     create,
     get,
+    resolve,
     update,
     remove,
     getOperatingModel: operatingModel.read,

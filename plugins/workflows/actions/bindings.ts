@@ -44,7 +44,7 @@ function normaliseTrigger(t: TriggerParam): BindingInput['trigger'] {
 /** 404 unless the workflow and the workspace both belong to the caller's entity. */
 async function checkTargets(svc: WorkflowsService, ctx: Context, workflowId: string, workspaceId: string): Promise<void> {
   await svc.definitions.get(entityOf(ctx), workflowId);
-  await ctx.call('workspaces.get', { workspace_id: workspaceId });
+  await ctx.call('workspaces.resolve', { workspace_id: workspaceId });
 }
 
 function withToken(svc: WorkflowsService, row: BindingRow, token: string | null): Record<string, unknown> {

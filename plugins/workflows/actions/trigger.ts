@@ -39,7 +39,7 @@ export const triggerEvent: WorkflowsAction = {
   },
   async handler(ctx: Context<{ event: string; workspace_id?: string; payload?: unknown }>) {
     const who = identityOf(ctx);
-    if (ctx.params.workspace_id) await ctx.call('workspaces.get', { workspace_id: ctx.params.workspace_id });
+    if (ctx.params.workspace_id) await ctx.call('workspaces.resolve', { workspace_id: ctx.params.workspace_id });
     const runs = await routeEvent(this, who.entity_id, ctx.params.event, ctx.params.workspace_id ?? null, ctx.params.payload, who.id);
     (ctx.meta as { $statusCode?: number }).$statusCode = 202;
     return { event: ctx.params.event, runs };

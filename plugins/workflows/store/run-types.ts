@@ -72,23 +72,12 @@ export interface Commit {
   finish?: { status: 'completed' | 'failed' | 'paused'; output?: unknown; error?: unknown; pause?: PauseInfo | null; resumeAt?: string | null };
 }
 
-/** The fields a new run row gets. */
-export interface NewRun {
-  id: string;
-  entity_id: string;
-  workflow_id: string;
-  workflow_version: number;
-  binding_id: string | null;
-  workspace_id: string | null;
-  owner_id: string | null;
-  trigger_type: string;
-  snapshot: Snapshot;
-  trigger: unknown;
-  variables: Record<string, unknown>;
+/** The fields a new run row gets: those of the row it becomes, plus its retry lineage. */
+export type NewRun = Pick<RunRow, 'id' | 'entity_id' | 'workflow_id' | 'workflow_version' | 'binding_id' | 'workspace_id' | 'owner_id' | 'trigger_type' | 'snapshot' | 'trigger' | 'variables'> & {
   retry_of?: string | null;
   root_run_id?: string;
   retry_from_step?: string | null;
   invalidated?: string[] | null;
   lineage_attempt?: number;
   inline?: boolean;
-}
+};
