@@ -49,9 +49,13 @@ test('two processes over NATS serve one API, call each other, and survive one be
   work.kill('SIGKILL');
   await work.exited;
   t.is((await fetch(`${api.apiUrl}/api/v1/greeter/open`)).status, 200);
+  // until the heartbeat timeout marks the node gone, a call may time out (504); after it, 503
+  const seen = new Set<number>();
   const lost = await eventually(async () => {
     const r = await fetch(`${api.apiUrl}/api/v1/worker-echo/where`);
+    seen.add(r.status);
     return r.status === 503 ? r.json() : undefined;
-  }, { timeoutMs: 40_000 });
+  }, { timeoutMs: 75_000 });
+  t.deepEqual([...seen].filter((s) => s !== 503 && s !== 504), [], 'only a clear 503 or 504 while the node is being declared gone');
   t.like(lost, { status: 503, code: 'SERVICE_UNAVAILABLE' });
 });
