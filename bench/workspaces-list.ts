@@ -4,20 +4,26 @@
  * the kernel's GET /health is measured in the same run for comparison.
  * Target: list >= 0.25 x bare (req/s). The token check must not hit the database per request.
  *
- *   node --import tsx bench/workspaces-list.ts [--windows 8] [--seconds 5] [--connections 100]
+ *   node --import tsx bench/workspaces-list.ts [--windows 8] [--seconds 5] [--connections 100] [--profile v8|perf]
+ *
+ * --profile v8   runs the kernel under --cpu-prof and prints where its time went (JS view).
+ * --profile perf samples the kernel with Linux perf during the windows (CPU view).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launchKernel, PROJECT_ROOT } from './lib/kernel-process.ts';
 import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
-import { freePort, pathWithThisNode, startDetached, stopAll, waitForStatus } from './lib/processes.ts';
+import { freePort, pathWithThisNode, startDetached, stopAll, stopGroup, waitForStatus } from './lib/processes.ts';
+import { printSummary, summarizeProfile } from './lib/cpu-profile.ts';
+import { printPerf, removePerfMap, startPerf, stopPerf } from './lib/perf-profile.ts';
 import { runLoad, type LoadWindow } from './lib/http-load.ts';
+import { processCpuMs } from './lib/cpu-usage.ts';
 import { abbaOrder, mean, round } from './lib/stats.ts';
 
 const TARGET = 0.25;
-const { values: args } = parseArgs({ options: { windows: { type: 'string', default: '8' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '100' } } });
+const { values: args } = parseArgs({ options: { windows: { type: 'string', default: '8' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '100' }, profile: { type: 'string' } } });
 const windows = Number(args.windows);
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
@@ -36,8 +42,9 @@ async function main(): Promise<void> {
   const dbName = `bench_ws_${process.pid}_${Date.now()}`;
   createDatabase(dbName);
   try {
+    const profileDir = join(work, 'profile');
     const k = await launchKernel({
-      via: 'node', dataDir: join(work, 'data'), logFile: join(work, 'kernel.log'),
+      via: 'node', nodeFlags: args.profile === 'v8' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : args.profile === 'perf' ? ['--perf-basic-prof'] : [], dataDir: join(work, 'data'), logFile: join(work, 'kernel.log'),
       env: { DATABASE_URL: databaseUrl(dbName), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, CAPABILITY_DISABLED: '' },
     });
     await waitForStatus(`${k.apiUrl}/health/ready`, 200, { proc: k.proc, timeoutMs: 120_000 });
@@ -55,25 +62,46 @@ async function main(): Promise<void> {
     const bareUrl = `http://127.0.0.1:${barePort}/api/v1/workspaces`;
     await waitForStatus(bareUrl, 200, { proc: bare, timeoutMs: 30_000 });
     const auth = { Authorization: `Bearer ${token}` };
-    const load = (side: 'A' | 'B' | 'H') =>
-      side === 'A' ? runLoad(bareUrl, { connections, durationSec: seconds })
-      : side === 'B' ? runLoad(listUrl, { connections, durationSec: seconds, headers: auth })
-      : runLoad(`${k.apiUrl}/health`, { connections, durationSec: seconds });
+    const pidOf = (side: 'A' | 'B' | 'H') => (side === 'A' ? bare : k.proc).child.pid!;
+    // the server's CPU time per request is the steadiest figure on a shared machine
+    const load = async (side: 'A' | 'B' | 'H'): Promise<LoadWindow & { cpuUsPerReq: number }> => {
+      const cpu0 = processCpuMs(pidOf(side));
+      const w = side === 'A' ? await runLoad(bareUrl, { connections, durationSec: seconds })
+        : side === 'B' ? await runLoad(listUrl, { connections, durationSec: seconds, headers: auth })
+        : await runLoad(`${k.apiUrl}/health`, { connections, durationSec: seconds });
+      return { ...w, cpuUsPerReq: ((processCpuMs(pidOf(side)) - cpu0) * 1000) / Math.max(1, w.ok) };
+    };
     await load('A'); await load('B'); // warm-up
-    const results: { side: 'A' | 'B' | 'H'; w: LoadWindow }[] = [];
+    const perf = args.profile === 'perf' ? startPerf(k.proc.child.pid!, join(work, 'perf.data')) : undefined;
+    const results: { side: 'A' | 'B' | 'H'; w: LoadWindow & { cpuUsPerReq: number } }[] = [];
     console.log(`${windows} windows of ${seconds} s, ${connections} connections; A = bare (same ${JSON.stringify(sample).length}-byte body), B = kernel list, H = kernel /health`);
     for (const side of abbaOrder(windows)) {
       for (const s of side === 'B' ? (['B', 'H'] as const) : (['A'] as const)) {
         const w = await load(s);
         results.push({ side: s, w });
-        console.log(`  ${s} ${round(w.reqPerSec, 0).toString().padStart(7)} req/s  p50 ${w.latencyP50Ms} ms  p99 ${w.latencyP99Ms} ms${w.non2xx || w.errors ? `  non2xx ${w.non2xx} errors ${w.errors}` : ''}`);
+        console.log(`  ${s} ${round(w.reqPerSec, 0).toString().padStart(7)} req/s  p50 ${w.latencyP50Ms} ms  p99 ${w.latencyP99Ms} ms  server CPU ${round(w.cpuUsPerReq, 1)} us/req${w.non2xx || w.errors ? `  non2xx ${w.non2xx} errors ${w.errors}` : ''}`);
       }
     }
     const m = (s: 'A' | 'B' | 'H') => mean(results.filter((r) => r.side === s).map((r) => r.w.reqPerSec));
     const ratio = m('B') / m('A');
+    const cpu = (s: 'A' | 'B' | 'H') => mean(results.filter((r) => r.side === s).map((r) => r.w.cpuUsPerReq));
+    console.log(`server CPU per request: bare ${round(cpu('A'), 1)} us; kernel list ${round(cpu('B'), 1)} us (bare/list = ${round(cpu('A') / cpu('B'), 3)}); kernel /health ${round(cpu('H'), 1)} us`);
     console.log(`bare ${round(m('A'), 0)} req/s; kernel list ${round(m('B'), 0)} req/s; kernel /health ${round(m('H'), 0)} req/s`);
     console.log(`ratio list/bare = ${round(ratio, 3)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'}); health/bare = ${round(m('H') / m('A'), 3)}`);
-    console.log(JSON.stringify({ bench: 'workspaces-list', bare: m('A'), list: m('B'), health: m('H'), ratio, target: TARGET, met: ratio >= TARGET }));
+    if (perf) {
+      await stopPerf(perf);
+      printPerf(perf.file, cpu('B'));
+      removePerfMap(k.proc.child.pid!);
+    }
+    if (args.profile === 'v8') {
+      await stopGroup(k.proc, 15_000); // a clean exit writes the profile
+      const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+      if (!file) throw new Error(`no .cpuprofile written in ${profileDir}`);
+      printSummary(summarizeProfile(join(profileDir, file), PROJECT_ROOT));
+      copyFileSync(join(profileDir, file), join(tmpdir(), 'workspaces-list.cpuprofile'));
+      console.log(`profile kept as ${join(tmpdir(), 'workspaces-list.cpuprofile')} (open it in Chrome DevTools)`);
+    }
+    console.log(JSON.stringify({ bench: 'workspaces-list', bare: m('A'), list: m('B'), health: m('H'), cpuUsPerReq: { bare: cpu('A'), list: cpu('B'), health: cpu('H') }, ratio, target: TARGET, met: ratio >= TARGET }));
   } finally {
     await stopAll();
     dropDatabase(dbName);

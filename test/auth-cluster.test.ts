@@ -33,10 +33,10 @@ test.after.always(async () => {
   await db?.drop();
 });
 
-/** Cached sessions of a node's auth service (entries only leave it on access or by an invalidation event). */
+/** Tokens the node's gateway has cached (entries only leave it on access or by an invalidation event). */
 function cachedSessions(node: AuthNode): number {
-  const service = node.kernel.broker.getLocalService('auth') as unknown as { deps: { sessions: { size: number } } };
-  return service.deps.sessions.size;
+  const service = node.kernel.broker.getLocalService('api') as unknown as { identities: { size: number } };
+  return service.identities.size;
 }
 
 test.serial('two nodes starting at once on an empty database create exactly one entity and owner', async (t) => {

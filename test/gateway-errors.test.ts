@@ -57,9 +57,10 @@ test('404 on an unknown route, also outside /api/v1', async (t) => {
   assertProblem(t, await api(base(), '/nowhere'), 404, 'ROUTE_NOT_FOUND');
 });
 
-test('409 from a package error keeps its code and data', async (t) => {
+test('409 from a package error keeps its code, its title and data', async (t) => {
   const res = await api(base(), '/api/v1/greeter/conflict', { token: owner });
   assertProblem(t, res, 409, 'GREETER_ERR_BUSY');
+  t.is(res.body.title, 'Greeter is busy', 'the title the package defined, although the package was loaded as its own module instance');
   t.is(res.body.retry_in, 3);
 });
 

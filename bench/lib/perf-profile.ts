@@ -67,6 +67,8 @@ export function printPerf(file: string, cpuUsPerReq?: number): void {
   const symbols = perfTop(file, 'sym', 400);
   console.log('top JIT-compiled JS functions (self):');
   for (const r of symbols.filter((s) => s.symbol.startsWith('JS:')).slice(0, 20)) console.log(line(r));
+  console.log('top symbols inside the node binary (self: builtins such as Promise and Map code, the interpreter, GC, C++):');
+  for (const r of symbols.filter((s) => s.where === 'node').slice(0, 20)) console.log(line(r));
   console.log('top Linux kernel symbols (self):');
   for (const r of symbols.filter((s) => s.where === '[kernel.kallsyms]').slice(0, 8)) console.log(line(r));
 }

@@ -21,8 +21,14 @@ export interface ErrorFactory<D extends object = Record<string, unknown>> {
   is(err: unknown): err is KernelError;
 }
 
-/** Every definition made in this process, so the gateway can title a package's own codes. */
-const DEFINED = new Map<string, ErrorDefinition>();
+/**
+ * Every definition made in this process, so the gateway can title a package's own codes. Kept
+ * on globalThis: a hot-loaded package imports its own instance of this module (each load is a
+ * fresh module namespace), and its definitions must land in the one map the gateway reads.
+ */
+const REGISTRY = Symbol.for('wao.errors.defined');
+const DEFINED: Map<string, ErrorDefinition> = ((globalThis as Record<symbol, unknown>)[REGISTRY] as Map<string, ErrorDefinition> | undefined) ??
+  ((globalThis as Record<symbol, unknown>)[REGISTRY] = new Map<string, ErrorDefinition>()) as Map<string, ErrorDefinition>;
 
 export function definitionOf(code: string): ErrorDefinition | undefined {
   return DEFINED.get(code);

@@ -1,10 +1,14 @@
 import ApiGateway from 'moleculer-web';
 import type { Context, ServiceSchema } from 'moleculer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticateRequest } from './authenticate.ts';
+import { authenticateRequest, IDENTITY_INVALIDATED_EVENT, type IdentityInvalidation } from './authenticate.ts';
+import { IdentityCache } from './identity-cache.ts';
 import { assertAcceptedMediaType } from './content-type.ts';
 import { requestIdOf } from './request-id.ts';
 import { sendProblem } from './send.ts';
+import { failRequest, type FailLogger } from './fail.ts';
+import { clientIp } from './client-ip.ts';
+import { createLeanCall, type LeanGateway } from './lean-call.ts';
 import { NOT_SERVED_OVER_HTTP } from './not-served.ts';
 import { ERRORS } from '../errors/catalogue.ts';
 import type { SwapGate } from '../capabilities/swap-gate.ts';
@@ -12,6 +16,8 @@ import { installRequestListener, type Gateway } from './request-listener.ts';
 
 type Req = IncomingMessage & { $ctx?: Context; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $requestId?: string };
 type Handler = (req: Req, res: ServerResponse) => void | Promise<void>;
+/** what the gateway service instance keeps besides moleculer-web's own state */
+type GatewayState = { identities: IdentityCache };
 
 export interface ApiGatewayOptions {
   port: number;
@@ -97,34 +103,35 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
         },
       ],
       onError(req: Req, res: ServerResponse, err: unknown) {
-        const requestId = req.$requestId ?? (req.$ctx?.requestID as string | undefined);
-        const reset = Number(res.getHeader('X-Rate-Limit-Reset'));
-        if ((err as { type?: string }).type === 'RATE_LIMIT_EXCEEDED' && reset) {
-          (err as { data?: unknown }).data = { retry_after: Math.max(1, Math.ceil((reset - Date.now()) / 1000)) };
-        }
-        const status = sendProblem(res, err, requestId);
-        if (status >= 500) (this as unknown as { logger: { error: Function } }).logger.error({ request_id: requestId, method: req.method, url: (req as { originalUrl?: string }).originalUrl ?? req.url, err }, 'request failed');
+        failRequest((this as unknown as { logger: FailLogger }).logger, req, res, err, req.$requestId ?? (req.$ctx?.requestID as string | undefined));
+      },
+    },
+    events: {
+      [IDENTITY_INVALIDATED_EVENT]: {
+        params: { token_ids: { type: 'array', items: 'string', optional: true }, user_ids: { type: 'array', items: 'string', optional: true } },
+        handler(ctx: Context<IdentityInvalidation>) {
+          (this as unknown as GatewayState).identities.invalidate(ctx.params);
+        },
       },
     },
     created() {
-      installRequestListener(this as unknown as Gateway, { gate: opts.gate, kernelRoutes: opts.kernelRoutes, accessLog: opts.accessLog });
+      (this as unknown as GatewayState).identities = new IdentityCache();
+      const leanCall = createLeanCall(this as unknown as LeanGateway, {
+        corsEnabled: opts.corsOrigins.length > 0,
+        blacklisted: (action: string) => NOT_SERVED_OVER_HTTP.some((re) => re.test(action)),
+        bodyLimit: opts.bodyLimit,
+      });
+      installRequestListener(this as unknown as Gateway, {
+        gate: opts.gate,
+        kernelRoutes: opts.kernelRoutes,
+        accessLog: opts.accessLog,
+        leanCall,
+      });
     },
     methods: {
       authenticate(ctx: Context, _route: unknown, req: Req) {
-        return authenticateRequest(this.broker, ctx, req, req.$action);
+        return authenticateRequest(this.broker, ctx, req, req.$action, (this as unknown as GatewayState).identities);
       },
     },
   } as ServiceSchema;
-}
-
-
-/**
- * The caller's address: the socket's, or the first X-Forwarded-For hop when the socket is a
- * loopback peer (the web listener on this machine proxies with xfwd).
- */
-function clientIp(req: IncomingMessage): string {
-  const peer = req.socket.remoteAddress ?? 'unknown';
-  const forwarded = req.headers['x-forwarded-for'];
-  if (typeof forwarded === 'string' && /^(127\.|::1$|::ffff:127\.)/.test(peer)) return forwarded.split(',')[0].trim() || peer;
-  return peer;
 }

@@ -1,30 +1,50 @@
-import type { Context, ServiceBroker } from 'moleculer';
+import type { ServiceBroker } from 'moleculer';
 import type { IncomingMessage } from 'node:http';
 import { ERRORS } from '../errors/catalogue.ts';
 import { kernelOf } from '../context.ts';
 import { checkWorkerToken } from './worker-token.ts';
+import type { IdentityCache, IdentityLookup } from './identity-cache.ts';
 
 /** Who is calling: what the identity provider returns for a valid bearer token. */
 export interface Identity {
   id: string;
   entity_id: string;
   role: string;
+  /** the presented token's id (not a secret), so its revocation can find cached answers */
+  token_id?: string;
+  /** when the presented token expires (ms since the epoch); a cached answer never outlives it */
+  expires_at?: number;
   [key: string]: unknown;
 }
 
 /** The action an identity package provides to turn a bearer token into an Identity. */
 export const IDENTITY_ACTION = 'auth.authenticate';
 
+/** The event an identity package broadcasts when tokens or users stop being valid as cached. */
+export const IDENTITY_INVALIDATED_EVENT = 'auth.sessions.invalidated';
+
+/** Payload of IDENTITY_INVALIDATED_EVENT: the tokens and users whose cached answers must go. */
+export interface IdentityInvalidation {
+  token_ids?: string[];
+  user_ids?: string[];
+}
+
+/** Whoever makes the request's calls: a moleculer Context, or the gateway's lean read path. */
+export interface Caller {
+  meta: object;
+  call(action: string, params: object): Promise<unknown>;
+}
+
 /**
  * Every /api/v1 route needs a bearer token unless its action says `auth: false`. The token is
- * checked by whichever package provides `auth.authenticate` (any node); with none loaded,
- * no token can be valid.
+ * checked by whichever package provides `auth.authenticate` (any node), at most once a second
+ * per token and node (the gateway's IdentityCache); with no provider loaded, no token can be valid.
  */
-export async function authenticateRequest(broker: ServiceBroker, ctx: Context, req: IncomingMessage, action: { auth?: unknown } | undefined): Promise<Identity | null> {
+export async function authenticateRequest(broker: ServiceBroker, caller: Caller, req: IncomingMessage, action: { auth?: unknown } | undefined, identities: IdentityCache): Promise<Identity | null> {
   if (action?.auth === false) return null;
   if (action?.auth === 'worker') {
     authenticateWorker(broker, req);
-    (ctx.meta as Record<string, unknown>).worker = true;
+    (caller.meta as Record<string, unknown>).worker = true;
     return null;
   }
   const header = req.headers.authorization;
@@ -34,7 +54,21 @@ export async function authenticateRequest(broker: ServiceBroker, ctx: Context, r
   if (!isAvailable(broker)) {
     throw ERRORS.UNAUTHORIZED('No identity provider is loaded, so no token can be accepted.');
   }
-  return (await ctx.call(IDENTITY_ACTION, { token: match[1] })) as Identity;
+  // keyed by the token itself: the cache is this process's memory, which holds the request anyway
+  const identity = await identities.resolve(match[1], () => verify(caller, match[1]));
+  if (!identity) throw ERRORS.UNAUTHORIZED('The token is unknown, expired or revoked.');
+  return identity;
+}
+
+/** Asks the identity provider; a refusal (401) is an answer to remember, any other error is not. */
+async function verify(caller: Caller, token: string): Promise<IdentityLookup> {
+  try {
+    const identity = (await caller.call(IDENTITY_ACTION, { token })) as Identity;
+    return { identity, expiresAt: typeof identity.expires_at === 'number' ? identity.expires_at : Infinity };
+  } catch (err) {
+    if (ERRORS.UNAUTHORIZED.is(err)) return null;
+    throw err;
+  }
 }
 
 function isAvailable(broker: ServiceBroker): boolean {

@@ -3,7 +3,18 @@ import { ERRORS } from '../errors/catalogue.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function hasBody(req: IncomingMessage): boolean {
+/** The request's media type, lower case, without parameters ('' when none is given). */
+export function mediaTypeOf(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** application/json or a +json type (application/vnd.api+json, ...). */
+export function isJson(mediaType: string): boolean {
+  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]*\+json$/.test(mediaType);
+}
+
+/** true when the request says it carries a body (a length above zero, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
@@ -14,8 +25,8 @@ function hasBody(req: IncomingMessage): boolean {
  */
 export function assertAcceptedMediaType(req: IncomingMessage, accepts: string[]): void {
   if (!BODY_METHODS.has(req.method ?? '') || !hasBody(req)) return;
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  const ok = accepts.some((a) => a === type || (a === 'application/json' && /^application\/[a-z0-9.+-]*\+json$/.test(type)));
+  const type = mediaTypeOf(req);
+  const ok = accepts.some((a) => a === type || (a === 'application/json' && isJson(type)));
   if (!ok) {
     throw ERRORS.UNSUPPORTED_MEDIA_TYPE(`Content-Type '${type || '(none)'}' is not accepted here; send ${accepts.join(' or ')}`, { accepted: accepts });
   }

@@ -19,9 +19,10 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<voi
  * - while a package is being swapped, a request for one of its routes (or for a route that
  *   does not resolve, since the old aliases may already be gone) waits for the swap to end,
  *   so a reload drops no request;
+ * - a call with no body or a JSON one takes the lean call path (lean-call.ts) when nothing is being swapped;
  * - every /api request gets one JSON access-log line when asked for.
  */
-export function installRequestListener(gateway: Gateway, opts: { gate: SwapGate; kernelRoutes: Record<string, Handler>; accessLog: boolean }): void {
+export function installRequestListener(gateway: Gateway, opts: { gate: SwapGate; kernelRoutes: Record<string, Handler>; accessLog: boolean; leanCall?: (req: IncomingMessage, res: ServerResponse) => boolean }): void {
   const listeners = gateway.server.listeners('request') as Handler[];
   const exact = new Map(Object.entries(opts.kernelRoutes).filter(([route]) => !route.includes(':')));
   gateway.server.removeAllListeners('request');
@@ -31,7 +32,8 @@ export function installRequestListener(gateway: Gateway, opts: { gate: SwapGate;
     if (direct) return serveDirect(direct, req, res);
     if (opts.accessLog) accessLog(gateway, req, res);
     const pass = () => listeners.forEach((l) => l(req, res));
-    if (!opts.gate.active || !path.startsWith('/api/v1')) return pass();
+    if (!path.startsWith('/api/v1')) return pass();
+    if (!opts.gate.active) return void (opts.leanCall?.(req, res) || pass());
     const found = gateway.resolveAlias(path, req.method ?? 'GET');
     const action = found ? found.alias?.action : undefined;
     const held = action ? opts.gate.wait(action.slice(0, action.lastIndexOf('.'))) : opts.gate.idle();

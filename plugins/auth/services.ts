@@ -1,16 +1,15 @@
-import type { Context, Service, ServiceBroker, ServiceSchema } from 'moleculer';
-import { identityDeps, SESSIONS_INVALIDATED, type IdentityDeps } from './lib/deps.ts';
+import type { Service, ServiceBroker, ServiceSchema } from 'moleculer';
+import { identityDeps, type IdentityDeps } from './lib/deps.ts';
 import { ensureFirstOwner, generatedPasswordNotice } from './lib/first-owner.ts';
 import { hashPassword, generatePassword } from './lib/password.ts';
-import { SessionCache, type Invalidation } from './lib/session-cache.ts';
 import { purgeDeadTokens } from './lib/token-store.ts';
 import { loginAction, type LoginDeps } from './actions/login.ts';
-import { authenticateAction, logoutAction, refreshAction, type SessionDeps } from './actions/session.ts';
+import { authenticateAction, logoutAction, refreshAction } from './actions/session.ts';
 import { changePasswordAction, entityMeAction, meAction } from './actions/profile.ts';
 import { registerAction } from './actions/register.ts';
 import { deactivateUserAction, inviteUserAction, listUsersAction, updateUserAction } from './actions/users.ts';
 
-type AuthDeps = LoginDeps & SessionDeps;
+type AuthDeps = LoginDeps;
 type Svc<D> = { deps: D; broker: ServiceBroker; logger: Service['logger']; purgeTimer?: NodeJS.Timeout };
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -30,17 +29,9 @@ export const authService: ServiceSchema = {
     password: changePasswordAction,
     register: registerAction,
   },
-  events: {
-    [SESSIONS_INVALIDATED]: {
-      params: { token_ids: { type: 'array', items: 'string', optional: true }, user_ids: { type: 'array', items: 'string', optional: true } },
-      handler(this: Svc<AuthDeps>, ctx: Context<Invalidation>) {
-        this.deps.sessions.invalidate(ctx.params);
-      },
-    },
-  },
   created(this: Svc<AuthDeps>) {
     // the dummy hash is replaced by a real one (same parameters, so the same cost) in started()
-    this.deps = { ...identityDeps(this.broker), sessions: new SessionCache(), dummyHash: '' };
+    this.deps = { ...identityDeps(this.broker), dummyHash: '' };
   },
   async started(this: Svc<AuthDeps>) {
     this.deps.dummyHash = await hashPassword(generatePassword());

@@ -7,7 +7,6 @@ import { hashPassword, verifyPassword } from '../lib/password.ts';
 import { LOGIN_PASSWORD_RULE, NEW_PASSWORD_RULE } from '../lib/rules.ts';
 import { revokeUserTokens } from '../lib/token-store.ts';
 import { ENTITY_SCHEMA, USER_SCHEMA, entityView, userView, type EntityView, type UserView } from '../lib/views.ts';
-import { dropEverywhere, type SessionDeps } from './session.ts';
 
 type This<D = IdentityDeps> = { deps: D };
 
@@ -51,7 +50,7 @@ export const changePasswordAction = {
   tags: ['auth'],
   params: { current_password: LOGIN_PASSWORD_RULE, new_password: NEW_PASSWORD_RULE },
   response: { 204: { description: 'Changed; every other token of the user is revoked' } },
-  async handler(this: This<SessionDeps>, ctx: Context<PasswordParams>): Promise<void> {
+  async handler(this: This<IdentityDeps>, ctx: Context<PasswordParams>): Promise<void> {
     const who = identityOf(ctx) as ReturnType<typeof identityOf> & { token_id?: string };
     const { User } = this.deps.models;
     const address = clientAddressOf(ctx.meta);
@@ -70,6 +69,6 @@ export const changePasswordAction = {
       await user.update({ password_hash: hash }, { transaction });
       await revokeUserTokens(this.deps.db, who.id, { keepTokenId: who.token_id, transaction });
     });
-    await dropEverywhere(this.deps, { user_ids: [who.id] });
+    await this.deps.invalidate({ user_ids: [who.id] });
   },
 };

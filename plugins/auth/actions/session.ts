@@ -2,16 +2,12 @@ import type { Context } from 'moleculer';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
 import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import type { IdentityDeps } from '../lib/deps.ts';
-import type { SessionCache, SessionIdentity } from '../lib/session-cache.ts';
+import type { SessionIdentity } from '../lib/token-store.ts';
 import { hashToken } from '../lib/tokens.ts';
 import { issueToken, lookupToken, revokeToken } from '../lib/token-store.ts';
 import { TOKEN_SCHEMA, type TokenView } from '../lib/views.ts';
 
-export interface SessionDeps extends IdentityDeps {
-  sessions: SessionCache;
-}
-
-type This = { deps: SessionDeps };
+type This = { deps: IdentityDeps };
 
 /** The presented token's row, as authenticate put it into ctx.meta.user. */
 function sessionOf(ctx: Context): SessionIdentity {
@@ -21,15 +17,14 @@ function sessionOf(ctx: Context): SessionIdentity {
 }
 
 /**
- * Called by the gateway on every authenticated request (any node): the identity behind a
- * bearer token, from this node's one-second cache or the database.
+ * Called by the gateway (any node) for a bearer token it has not verified in the last second:
+ * the identity behind the token, read from the database.
  */
 export const authenticateAction = {
   visibility: 'public',
   params: { token: { type: 'string', min: 1, max: 512 } },
   async handler(this: This, ctx: Context<{ token: string }>): Promise<SessionIdentity> {
-    const tokenHash = hashToken(ctx.params.token);
-    const identity = await this.deps.sessions.resolve(tokenHash, () => lookupToken(this.deps.db, tokenHash));
+    const identity = await lookupToken(this.deps.db, hashToken(ctx.params.token));
     if (!identity) throw ERRORS.UNAUTHORIZED('The token is unknown, expired or revoked.');
     return identity;
   },
@@ -44,7 +39,7 @@ export const logoutAction = {
   async handler(this: This, ctx: Context): Promise<void> {
     const session = sessionOf(ctx);
     await revokeToken(this.deps.db, session.id, session.token_id);
-    await dropEverywhere(this.deps, { token_ids: [session.token_id] });
+    await this.deps.invalidate({ token_ids: [session.token_id] });
   },
 };
 
@@ -63,13 +58,7 @@ export const refreshAction = {
       }
       return issueToken(this.deps.db, session, this.deps.env.TOKEN_TTL_SECONDS, transaction);
     });
-    await dropEverywhere(this.deps, { token_ids: [session.token_id] });
+    await this.deps.invalidate({ token_ids: [session.token_id] });
     return { access_token: token, token_type: 'bearer', expires_in: this.deps.env.TOKEN_TTL_SECONDS };
   },
 };
-
-/** Drops the entries on this node now, then tells the others. */
-export async function dropEverywhere(deps: SessionDeps, what: { token_ids?: string[]; user_ids?: string[] }): Promise<void> {
-  deps.sessions.invalidate(what);
-  await deps.invalidate(what);
-}

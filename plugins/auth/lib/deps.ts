@@ -4,10 +4,7 @@ import type { Env } from '../../../config/load.ts';
 import { kernelOf } from '../../../kernel/context.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { identityModels, type IdentityModels } from './models.ts';
-import type { Invalidation } from './session-cache.ts';
-
-/** Event every node's `auth` service listens to, to drop cached sessions at once. */
-export const SESSIONS_INVALIDATED = 'auth.sessions.invalidated';
+import { IDENTITY_INVALIDATED_EVENT, type IdentityInvalidation } from '../../../kernel/gateway/authenticate.ts';
 
 /** What the package's actions work with; built once per service from the kernel context. */
 export interface IdentityDeps {
@@ -15,8 +12,8 @@ export interface IdentityDeps {
   db: Sequelize;
   models: IdentityModels;
   limiter: LoginLimiter;
-  /** tells every node (this one included) to forget cached sessions of these tokens or users */
-  invalidate(what: Invalidation): Promise<void>;
+  /** tells every gateway (this node's included) to forget cached answers for these tokens or users */
+  invalidate(what: IdentityInvalidation): Promise<void>;
 }
 
 export function identityDeps(broker: ServiceBroker): IdentityDeps {
@@ -31,7 +28,7 @@ export function identityDeps(broker: ServiceBroker): IdentityDeps {
       perAddress: env.LOGIN_FAILURES_PER_ADDRESS,
       windowSeconds: env.LOGIN_FAILURE_WINDOW_SECONDS,
     }),
-    invalidate: (what) => broker.broadcast(SESSIONS_INVALIDATED, what),
+    invalidate: (what) => broker.broadcast(IDENTITY_INVALIDATED_EVENT, what),
   };
 }
 

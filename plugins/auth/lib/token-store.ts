@@ -1,6 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { newId } from '../../../kernel/tenancy/ids.ts';
-import type { SessionLookup } from './session-cache.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 /**
@@ -20,6 +19,18 @@ export async function issueToken(db: Sequelize, user: { id: string; entity_id: s
   return token;
 }
 
+/** Who presented a live token: what the gateway puts into ctx.meta.user. */
+export interface SessionIdentity {
+  id: string;
+  entity_id: string;
+  role: 'owner' | 'admin' | 'member';
+  email: string;
+  /** the auth_tokens row of the presented token (not a secret): logout and refresh revoke it */
+  token_id: string;
+  /** when the token expires (ms since the epoch, by this node's clock) */
+  expires_at: number;
+}
+
 interface TokenRow {
   token_id: string;
   expires_in_ms: number;
@@ -35,7 +46,7 @@ interface TokenRow {
  * The identity behind a live token: known, not expired (by the database clock), not revoked, and
  * its user active. Marks the token used at most once a minute.
  */
-export async function lookupToken(db: Sequelize, tokenHash: string): Promise<SessionLookup> {
+export async function lookupToken(db: Sequelize, tokenHash: string): Promise<SessionIdentity | null> {
   const [row] = await db.query<TokenRow>(
     `SELECT t.id AS token_id, t.last_used_at,
             (EXTRACT(EPOCH FROM (t.expires_at - now())) * 1000)::float8 AS expires_in_ms,
@@ -48,10 +59,7 @@ export async function lookupToken(db: Sequelize, tokenHash: string): Promise<Ses
   if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > 60_000) {
     db.query('UPDATE auth_tokens SET last_used_at = now() WHERE id = :id', { replacements: { id: row.token_id } }).catch(() => undefined);
   }
-  return {
-    identity: { id: row.id, entity_id: row.entity_id, role: row.role, email: row.email, token_id: row.token_id },
-    expiresAt: Date.now() + Number(row.expires_in_ms),
-  };
+  return { id: row.id, entity_id: row.entity_id, role: row.role, email: row.email, token_id: row.token_id, expires_at: Date.now() + Number(row.expires_in_ms) };
 }
 
 /** Revokes one live token of the user; false when it was already revoked or expired. */

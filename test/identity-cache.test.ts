@@ -1,7 +1,8 @@
 import test from 'ava';
-import { SessionCache, type SessionIdentity, type SessionLookup } from '../plugins/auth/lib/session-cache.ts';
+import { IdentityCache, type IdentityLookup } from '../kernel/gateway/identity-cache.ts';
+import type { Identity } from '../kernel/gateway/authenticate.ts';
 
-const identity = (id: string, token_id: string): SessionIdentity => ({ id, entity_id: 'e', role: 'member', email: `${id}@x.test`, token_id });
+const identity = (id: string, token_id: string): Identity => ({ id, entity_id: 'e', role: 'member', email: `${id}@x.test`, token_id });
 
 function clock(start = 1_000_000) {
   let now = start;
@@ -9,14 +10,14 @@ function clock(start = 1_000_000) {
 }
 
 /** A lookup that counts its calls and answers what the test says. */
-function lookupOf(answer: () => SessionLookup) {
+function lookupOf(answer: () => IdentityLookup) {
   const calls = { n: 0 };
   return { calls, fn: async () => (calls.n++, answer()) };
 }
 
 test('a verified token is answered from memory for at most a second', async (t) => {
   const c = clock();
-  const cache = new SessionCache({ now: c.now });
+  const cache = new IdentityCache({ now: c.now });
   const lookup = lookupOf(() => ({ identity: identity('u1', 't1'), expiresAt: c.now() + 60_000 }));
   t.is((await cache.resolve('h1', lookup.fn))?.id, 'u1');
   c.advance(999);
@@ -29,7 +30,7 @@ test('a verified token is answered from memory for at most a second', async (t) 
 
 test('an entry never outlives the token', async (t) => {
   const c = clock();
-  const cache = new SessionCache({ now: c.now });
+  const cache = new IdentityCache({ now: c.now });
   const lookup = lookupOf(() => ({ identity: identity('u1', 't1'), expiresAt: c.now() + 300 }));
   await cache.resolve('h1', lookup.fn);
   c.advance(300);
@@ -39,7 +40,7 @@ test('an entry never outlives the token', async (t) => {
 
 test('invalid tokens are remembered briefly too', async (t) => {
   const c = clock();
-  const cache = new SessionCache({ now: c.now });
+  const cache = new IdentityCache({ now: c.now });
   const lookup = lookupOf(() => null);
   t.is(await cache.resolve('bad', lookup.fn), null);
   t.is(await cache.resolve('bad', lookup.fn), null);
@@ -51,7 +52,7 @@ test('invalid tokens are remembered briefly too', async (t) => {
 
 test('invalidation by token id or user id drops the entry at once, and only that one', async (t) => {
   const c = clock();
-  const cache = new SessionCache({ now: c.now });
+  const cache = new IdentityCache({ now: c.now });
   const l1 = lookupOf(() => ({ identity: identity('u1', 't1'), expiresAt: c.now() + 60_000 }));
   const l2 = lookupOf(() => ({ identity: identity('u2', 't2'), expiresAt: c.now() + 60_000 }));
   await cache.resolve('h1', l1.fn);
@@ -67,11 +68,11 @@ test('invalidation by token id or user id drops the entry at once, and only that
 });
 
 test('concurrent requests with one token share one lookup', async (t) => {
-  const cache = new SessionCache();
+  const cache = new IdentityCache();
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let calls = 0;
-  const lookup = async (): Promise<SessionLookup> => {
+  const lookup = async (): Promise<IdentityLookup> => {
     calls++;
     await gate;
     return { identity: identity('u1', 't1'), expiresAt: Date.now() + 60_000 };
@@ -83,11 +84,11 @@ test('concurrent requests with one token share one lookup', async (t) => {
 });
 
 test('a lookup that was in flight during an invalidation is not cached, and later callers do not join it', async (t) => {
-  const cache = new SessionCache();
+  const cache = new IdentityCache();
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let calls = 0;
-  const lookup = async (): Promise<SessionLookup> => {
+  const lookup = async (): Promise<IdentityLookup> => {
     const call = ++calls;
     if (call === 1) await gate; // the first lookup read the row before the revocation
     return call === 1 ? { identity: identity('u1', 't1'), expiresAt: Date.now() + 60_000 } : null;
@@ -102,15 +103,15 @@ test('a lookup that was in flight during an invalidation is not cached, and late
 });
 
 test('the cache holds at most maxEntries entries', async (t) => {
-  const cache = new SessionCache({ maxEntries: 100 });
+  const cache = new IdentityCache({ maxEntries: 100 });
   for (let i = 0; i < 250; i++) await cache.resolve(`h${i}`, async () => ({ identity: identity(`u${i}`, `t${i}`), expiresAt: Date.now() + 60_000 }));
   t.true(cache.size <= 100);
 });
 
 test('a failing lookup is not cached and fails every caller waiting on it', async (t) => {
-  const cache = new SessionCache();
+  const cache = new IdentityCache();
   let calls = 0;
-  const failing = async (): Promise<SessionLookup> => {
+  const failing = async (): Promise<IdentityLookup> => {
     calls++;
     throw new Error('database down');
   };

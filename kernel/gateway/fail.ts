@@ -1,0 +1,19 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendProblem } from './send.ts';
+
+export interface FailLogger {
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * How any /api request that failed is answered: problem+json (a 429 says when to retry, from the
+ * rate limiter's reset header), and a 5xx is logged with the request id the client was given.
+ */
+export function failRequest(logger: FailLogger, req: IncomingMessage, res: ServerResponse, err: unknown, requestId: string | undefined): void {
+  const reset = Number(res.getHeader('X-Rate-Limit-Reset'));
+  if ((err as { type?: string }).type === 'RATE_LIMIT_EXCEEDED' && reset) {
+    (err as { data?: unknown }).data = { retry_after: Math.max(1, Math.ceil((reset - Date.now()) / 1000)) };
+  }
+  const status = sendProblem(res, err, requestId);
+  if (status >= 500) logger.error({ request_id: requestId, method: req.method, url: (req as { originalUrl?: string }).originalUrl ?? req.url, err }, 'request failed');
+}

@@ -1,0 +1,157 @@
+import type { ServiceBroker } from 'moleculer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline, Readable } from 'node:stream';
+import { authenticateRequest, type Caller } from './authenticate.ts';
+import type { IdentityCache } from './identity-cache.ts';
+import { requestIdOf } from './request-id.ts';
+import { clientIp } from './client-ip.ts';
+import { failRequest, type FailLogger } from './fail.ts';
+import { assertAcceptedMediaType, hasBody, isJson, mediaTypeOf } from './content-type.ts';
+import bodyParser from 'body-parser';
+import ApiGateway from 'moleculer-web';
+
+/** What the lean path needs of moleculer-web's service (methods it already has). */
+export interface LeanGateway {
+  broker: ServiceBroker;
+  logger: FailLogger;
+  identities: IdentityCache;
+  resolveAlias(url: string, method: string): ResolvedAlias | false;
+  parseQueryString(req: IncomingMessage): { url: string; query: Record<string, unknown> };
+}
+
+interface Route {
+  rateLimit?: { key(req: IncomingMessage): string | undefined; limit: number; headers?: boolean; store: { inc(key: string): Promise<number> | number; resetTime: number } };
+  callOptions?: Record<string, unknown>;
+}
+
+interface ResolvedAlias {
+  alias: { action?: string; type?: string; handler?: unknown; passReqResToParams?: boolean; route: Route };
+  params: Record<string, unknown>;
+}
+
+type Endpoint = { action: { name: string; visibility?: string; auth?: unknown; accepts?: unknown; multipart?: unknown } };
+type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+export interface LeanOptions {
+  corsEnabled: boolean;
+  blacklisted(action: string): boolean;
+  /** the JSON body limit of the /api/v1 route (as moleculer-web's body parser takes it) */
+  bodyLimit: string;
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The call path of the gateway for an /api/v1 action with no body or a JSON one: the same steps,
+ * in the same order, as moleculer-web's route (JSON body parsed by the same body-parser, rate
+ * limit, caller address, media type, bearer token, parameters merged from body, query and path,
+ * status and headers from ctx.meta, problem+json errors), without its per-request `api.rest`
+ * action and middleware chain, which cost more than a cached read itself. Returns false, having
+ * done nothing, for anything it does not handle the same way (another body type, CORS, a custom
+ * alias handler, streams and uploads, an action not found or not published, a blacklisted one,
+ * tracing on): moleculer-web then serves the request as before.
+ */
+export function createLeanCall(gateway: LeanGateway, opts: LeanOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const parseJson = bodyParser.json({ limit: opts.bodyLimit, strict: false }) as BodyParser;
+  return (req, res) => {
+    if (!METHODS.has(req.method ?? '') || (opts.corsEnabled && req.headers.origin !== undefined)) return false;
+    const withBody = hasBody(req);
+    if (withBody && !isJson(mediaTypeOf(req))) return false;
+    // with tracing on, moleculer-web's request span is the root of the trace: keep it
+    if (gateway.broker.isTracingEnabled()) return false;
+    const { url, query } = gateway.parseQueryString(req);
+    const path = url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url;
+    const found = gateway.resolveAlias(path, req.method!);
+    if (!found) return false;
+    const { alias } = found;
+    if (!alias.action || alias.handler || alias.type === 'stream' || alias.type === 'multipart' || opts.blacklisted(alias.action)) return false;
+    const endpoint = gateway.broker.findNextActionEndpoint(alias.action, alias.route.callOptions ?? {}) as Endpoint | Error;
+    if (endpoint instanceof Error || (endpoint.action.visibility != null && endpoint.action.visibility !== 'published') || endpoint.action.multipart === true) return false;
+
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-Id', requestId);
+    const r = req as IncomingMessage & { $requestId?: string; query?: unknown; body?: unknown };
+    r.$requestId = requestId;
+    r.query = query;
+    const call = { route: alias.route, endpoint, passReqRes: alias.passReqResToParams === true, pathParams: found.params, query, requestId };
+    const fail = (err: unknown) => failRequest(gateway.logger, req, res, err, requestId);
+    if (!withBody) perform(gateway, req, res, call).catch(fail);
+    else parseJson(req, res, (err) => (err ? fail(err) : perform(gateway, req, res, call).catch(fail)));
+    return true;
+  };
+}
+
+async function perform(
+  gateway: LeanGateway,
+  req: IncomingMessage & { body?: unknown },
+  res: ServerResponse,
+  c: { route: Route; endpoint: Endpoint; passReqRes: boolean; pathParams: Record<string, unknown>; query: Record<string, unknown>; requestId: string },
+): Promise<void> {
+  const body = req.body !== null && typeof req.body === 'object' ? req.body : {};
+  const params: Record<string, unknown> = { ...body, ...c.query, ...c.pathParams };
+  if (c.passReqRes) Object.assign(params, { $req: req, $res: res });
+  await applyRateLimit(c.route, req, res);
+  const meta: Record<string, unknown> = { client_ip: clientIp(req) };
+  const action = c.endpoint.action;
+  assertAcceptedMediaType(req, Array.isArray(action.accepts) ? (action.accepts as string[]) : ['application/json']);
+  const callOptions = { ...c.route.callOptions, meta, requestID: c.requestId };
+  const caller: Caller = { meta, call: (name, p) => gateway.broker.call(name, p, callOptions) };
+  meta.user = (await authenticateRequest(gateway.broker, caller, req, action, gateway.identities)) ?? null;
+  const data = await gateway.broker.call(c.endpoint as never, params, callOptions);
+  send(res, data, meta);
+}
+
+async function applyRateLimit(route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const limit = route.rateLimit;
+  const key = limit?.key(req);
+  if (!limit || !key) return;
+  const remaining = limit.limit - (await limit.store.inc(key));
+  if (limit.headers) {
+    res.setHeader('X-Rate-Limit-Limit', limit.limit);
+    res.setHeader('X-Rate-Limit-Remaining', Math.max(0, remaining));
+    res.setHeader('X-Rate-Limit-Reset', limit.store.resetTime);
+  }
+  if (remaining < 0) throw new ApiGateway.Errors.RateLimitExceeded(undefined as never);
+}
+
+/** As moleculer-web does: a value HTTP cannot carry (a line break, non-ASCII) is sent URI-encoded. */
+function setHeaderSafely(res: ServerResponse, name: string, value: string): void {
+  try {
+    res.setHeader(name, value);
+  } catch {
+    res.setHeader(name, encodeURI(String(value)));
+  }
+}
+
+/** The response as moleculer-web's sendResponse writes it, for the kinds of data an action returns. */
+function send(res: ServerResponse, data: unknown, meta: Record<string, unknown>): void {
+  if (res.headersSent || res.writableEnded) return; // the action answered itself (an event stream)
+  res.setHeader('Cache-Control', 'no-store');
+  const headers = (meta.$responseHeaders ?? {}) as Record<string, string>;
+  let type = meta.$responseType as string | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === 'Content-Type' && !type) type = value;
+    else setHeaderSafely(res, name, value);
+  }
+  res.statusCode = typeof meta.$statusCode === 'number' ? meta.$statusCode : data === undefined || data === null ? 204 : 200;
+  if (typeof meta.$statusMessage === 'string') res.statusMessage = meta.$statusMessage;
+  if (typeof meta.$location === 'string' && (res.statusCode === 201 || (res.statusCode >= 300 && res.statusCode < 400))) res.setHeader('Location', meta.$location);
+  if (data === undefined || data === null || res.statusCode === 204 || res.statusCode === 304) return void res.end();
+  if (data instanceof Readable) {
+    res.setHeader('Content-Type', type ?? 'application/octet-stream');
+    return void pipeline(data, res, () => undefined);
+  }
+  let chunk: Buffer | string;
+  if (Buffer.isBuffer(data)) {
+    chunk = data;
+    res.setHeader('Content-Type', type ?? 'application/octet-stream');
+  } else if (typeof data === 'object' || !type) {
+    chunk = JSON.stringify(data);
+    res.setHeader('Content-Type', type ?? 'application/json; charset=utf-8');
+  } else {
+    chunk = String(data);
+    res.setHeader('Content-Type', type);
+  }
+  res.setHeader('Content-Length', Buffer.byteLength(chunk));
+  res.end(chunk);
+}

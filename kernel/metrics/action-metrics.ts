@@ -1,0 +1,55 @@
+import { METRIC, type Context, type Middleware, type ServiceBroker } from 'moleculer';
+
+type Handler = (ctx: Context) => Promise<unknown>;
+type ActionDef = { name: string; service?: { fullName: string } };
+
+/**
+ * Per-action request metrics, in place of moleculer's built-in Metrics middleware, which made
+ * six label-hashed updates per call (total, active up and down, levels, a histogram kept with
+ * sliding quantiles, rate meters) and cost several percent of a short request's CPU. This one
+ * makes two or three: the request count, its duration in a bucketed histogram (Prometheus
+ * computes quantiles from buckets), and the errors by code. Same metric names and labels
+ * (`service`, `action`, `type`), so dashboards keep working; no `caller` label, no quantiles.
+ */
+export function actionMetricsMiddleware(broker: ServiceBroker): Middleware {
+  const metrics = broker.metrics;
+  const wrap = (type: 'local' | 'remote') => (next: Handler, action: ActionDef): Handler => {
+    if (!broker.isMetricsEnabled()) return next;
+    const labels = { service: action.service?.fullName ?? null, action: action.name, type };
+    return function actionMetrics(ctx: Context): Promise<unknown> {
+      const started = performance.now();
+      metrics.increment(METRIC.MOLECULER_REQUEST_TOTAL, labels);
+      return next(ctx).then(
+        (result) => {
+          metrics.observe(METRIC.MOLECULER_REQUEST_TIME, performance.now() - started, labels);
+          return result;
+        },
+        (err: { code?: unknown; type?: unknown; name?: unknown }) => {
+          metrics.observe(METRIC.MOLECULER_REQUEST_TIME, performance.now() - started, labels);
+          metrics.increment(METRIC.MOLECULER_REQUEST_ERROR_TOTAL, { ...labels, errorName: err?.name ?? null, errorCode: err?.code ?? null, errorType: err?.type ?? null });
+          throw err;
+        },
+      );
+    };
+  };
+  return {
+    name: 'ActionMetrics',
+    created() {
+      if (!broker.isMetricsEnabled()) return;
+      const labelNames = ['service', 'action', 'type'];
+      metrics.register({ name: METRIC.MOLECULER_REQUEST_TOTAL, type: METRIC.TYPE_COUNTER, labelNames, unit: METRIC.UNIT_REQUEST, description: 'Number of requests' });
+      metrics.register({
+        name: METRIC.MOLECULER_REQUEST_ERROR_TOTAL, type: METRIC.TYPE_COUNTER, labelNames: [...labelNames, 'errorName', 'errorCode', 'errorType'],
+        unit: METRIC.UNIT_REQUEST, description: 'Number of request errors',
+      });
+      metrics.register({ name: METRIC.MOLECULER_REQUEST_TIME, type: METRIC.TYPE_HISTOGRAM, labelNames, buckets: true, quantiles: false, unit: METRIC.UNIT_MILLISECONDS, description: 'Request times in milliseconds' });
+    },
+    localAction: wrap('local'),
+    remoteAction: wrap('remote'),
+  } as unknown as Middleware;
+}
+
+/** moleculer's own middlewares in their own order, with its Metrics replaced by the one above. */
+export function brokerMiddlewares(): (string | ((broker: ServiceBroker) => Middleware))[] {
+  return ['ActionHook', 'Validator', 'Bulkhead', 'Cacher', 'ContextTracker', 'CircuitBreaker', 'Timeout', 'Retry', 'Fallback', 'ErrorHandler', 'Tracing', actionMetricsMiddleware, 'Debounce', 'Throttle'];
+}
