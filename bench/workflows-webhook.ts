@@ -7,12 +7,13 @@
  * Targets: all >= 1,000 req/s and >= 0.06 x bare; errors-only >= 0.25 x bare.
  *
  *   node --import tsx bench/workflows-webhook.ts [--windows 4] [--seconds 6] [--connections 50] [--warmup 2]
- *        [--modes all,errors] [--profile] [--env KEY=VALUE ...]
+ *        [--modes all,errors] [--profile] [--perf] [--env KEY=VALUE ...]
  *
- * --profile runs the kernel under --cpu-prof and prints where its time went.
+ * --profile runs the kernel under --cpu-prof and prints where its time went (JS view).
+ * --perf samples the kernel with Linux perf during its windows (CPU view).
  */
 import { createRequire } from 'node:module';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ import { freePort, pathWithThisNode, startDetached, stopAll, stopGroup, waitForS
 import { abbaOrder, mean, round } from './lib/stats.ts';
 import { printSummary, summarizeProfile } from './lib/cpu-profile.ts';
 import { processCpuMs } from './lib/cpu-usage.ts';
+import { printPerf, removePerfMap, startPerf, stopPerf } from './lib/perf-profile.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +34,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     modes: { type: 'string', default: 'all,errors' },
     profile: { type: 'boolean', default: false },
+    perf: { type: 'boolean', default: false },
     env: { type: 'string', multiple: true, default: [] },
   },
 });
@@ -92,7 +95,7 @@ async function mode(persistence: 'all' | 'errors', work: string, bareUrl: string
   try {
     const k = await launchKernel({
       via: 'node',
-      nodeFlags: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      nodeFlags: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : args.perf ? ['--perf-basic-prof'] : [],
       dataDir: join(work, `data-${persistence}`),
       logFile: join(work, `kernel-${persistence}.log`),
       env: { DATABASE_URL: databaseUrl(dbName), ADMIN_EMAIL: EMAIL, ADMIN_PASSWORD: PASSWORD, WORKFLOW_RUN_PERSISTENCE: persistence, ...extraEnv },
@@ -106,6 +109,7 @@ async function mode(persistence: 'all' | 'errors', work: string, bareUrl: string
       await load(urls.A, warmup);
       kernelAnswered += (await load(urls.B, warmup)).ok;
     }
+    const perf = args.perf ? startPerf(k.proc.child.pid!, join(work, `perf-${persistence}.data`)) : undefined;
     const results: { side: 'A' | 'B'; reqPerSec: number; p50: number; p99: number; failed: number; cpuUsPerReq: number }[] = [];
     console.log(`\npersistence=${persistence}: ${windows} windows of ${seconds} s, ${connections} connections (A = bare node:http, B = kernel webhook)`);
     for (const [i, side] of abbaOrder(windows).entries()) {
@@ -116,11 +120,16 @@ async function mode(persistence: 'all' | 'errors', work: string, bareUrl: string
       results.push({ side, reqPerSec: w.reqPerSec, p50: w.p50, p99: w.p99, failed: w.failed, cpuUsPerReq });
       console.log(`  window ${i + 1} ${side} ${side === 'A' ? 'bare  ' : 'kernel'} ${round(w.reqPerSec, 0).toString().padStart(6)} req/s  p50 ${w.p50} ms  p99 ${w.p99} ms  server CPU ${round(cpuUsPerReq, 0)} us/req${w.failed ? `  failed ${w.failed}` : ''}`);
     }
+    if (perf) await stopPerf(perf);
     await new Promise((r) => setTimeout(r, 500));
     const runs = psqlCount(dbName, `SELECT count(*) FROM workflow_runs WHERE binding_id = '${bindingId}'`);
     const completed = psqlCount(dbName, `SELECT count(*) FROM workflow_runs WHERE binding_id = '${bindingId}' AND status = 'completed'`);
     const receipts = psqlCount(dbName, `SELECT count(*) FROM workflow_step_receipts r JOIN workflow_runs w ON w.id = r.run_id WHERE w.binding_id = '${bindingId}'`);
     await stopGroup(k.proc, 15_000);
+    if (perf) {
+      printPerf(perf.file);
+      removePerfMap(k.proc.child.pid!);
+    }
     const of = (side: 'A' | 'B', key: 'reqPerSec' | 'p50' | 'p99' | 'cpuUsPerReq') => mean(results.filter((r) => r.side === side).map((r) => r[key]));
     const ratio = of('B', 'reqPerSec') / of('A', 'reqPerSec');
     const target = TARGETS[persistence];
@@ -129,7 +138,10 @@ async function mode(persistence: 'all' | 'errors', work: string, bareUrl: string
     console.log(`  kernel CPU ${round(of('B', 'cpuUsPerReq'), 0)} us/req vs bare ${round(of('A', 'cpuUsPerReq'), 0)} us/req; answered ${kernelAnswered}, runs stored ${runs} (completed ${completed}), receipts ${receipts}`);
     if (args.profile) {
       const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
-      if (file) printSummary(summarizeProfile(join(profileDir, file), PROJECT_ROOT));
+      if (file) {
+        printSummary(summarizeProfile(join(profileDir, file), PROJECT_ROOT));
+        copyFileSync(join(profileDir, file), join(tmpdir(), `workflows-webhook-${persistence}.cpuprofile`));
+      }
     }
     return {
       persistence,

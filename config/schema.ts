@@ -69,6 +69,7 @@ export const ENV_SCHEMA = {
   SCHEDULER_TICK_SECONDS: { type: 'int', default: '60', min: 1, max: 3600, group: 'Workers', doc: 'Scheduler tick interval.' },
   WORKER_HEARTBEAT_SECONDS: { type: 'int', default: '15', min: 1, max: 3600, group: 'Workers', doc: 'How often every node records its own heartbeat (roles, queues, in-flight) for GET /api/v1/workers.' },
   WORKER_STALE_SECONDS: { type: 'int', default: '60', min: 1, max: 86400, group: 'Workers', doc: 'A worker not heard from for longer than this is listed as stale.' },
+  WORKER_FORGET_SECONDS: { type: 'int', default: '604800', min: 0, max: 31536000, group: 'Workers', doc: 'Heartbeat rows of a worker silent for longer than this are deleted (it leaves GET /api/v1/workers); 0 keeps them forever.' },
   USAGE_SOURCE_TIMEOUT_MS: { type: 'int', default: '5000', min: 50, max: 60000, group: 'Operations', doc: 'How long GET /api/v1/usage/summary waits for each contributing package before reporting it as timed out.' },
   // Features and integrations named by the spec
   FLOWS_AVAILABLE: { type: 'bool', default: 'true', group: 'Features', doc: 'Workflow surface on (true) or off (false).' },

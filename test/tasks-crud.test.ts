@@ -1,5 +1,5 @@
 import test from 'ava';
-import { QueryTypes, Sequelize } from 'sequelize';
+import { QueryTypes, Sequelize, Transaction } from 'sequelize';
 import { useTasksKernel } from './helpers/tasks-kernel.ts';
 import { columnOf } from '../plugins/tasks/domain/board-columns.ts';
 
@@ -76,8 +76,11 @@ test('the board counters agree with the rows after every kind of write', async (
   await tk.call(`/api/v1/tasks/${gone.id}`, { method: 'DELETE', token: owner });
   const sql = new Sequelize(tk.db.url, { logging: false });
   try {
-    const counted = await sql.query<{ status: string; n: number }>("SELECT status, count(*)::int AS n FROM tasks WHERE entity_id = 'e-1' GROUP BY status ORDER BY status", { type: QueryTypes.SELECT });
-    const kept = await sql.query<{ status: string; n: number }>("SELECT status, sum(n)::int AS n FROM task_status_counts WHERE entity_id = 'e-1' GROUP BY status HAVING sum(n) <> 0 ORDER BY status", { type: QueryTypes.SELECT });
+    // Other tests in this file write concurrently: read rows and counters from one snapshot.
+    const { counted, kept } = await sql.transaction({ isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ }, async (transaction) => ({
+      counted: await sql.query<{ status: string; n: number }>("SELECT status, count(*)::int AS n FROM tasks WHERE entity_id = 'e-1' GROUP BY status ORDER BY status", { type: QueryTypes.SELECT, transaction }),
+      kept: await sql.query<{ status: string; n: number }>("SELECT status, sum(n)::int AS n FROM task_status_counts WHERE entity_id = 'e-1' GROUP BY status HAVING sum(n) <> 0 ORDER BY status", { type: QueryTypes.SELECT, transaction }),
+    }));
     t.deepEqual(kept, counted);
     const column = await sql.query<{ status: string; board_column: string }>('SELECT DISTINCT status, board_column FROM tasks', { type: QueryTypes.SELECT });
     for (const row of column) t.is(row.board_column, columnOf(row.status as never), `${row.status} is stored in the column the module says`);

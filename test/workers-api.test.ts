@@ -24,7 +24,7 @@ test.before(async () => {
   symlinkSync(join(ROOT, 'test', 'fixtures', 'packages', 'test-auth'), join(packageRoot, 'test-auth'));
   kernel = await startTestKernel({
     roots: [packageRoot],
-    env: { DATABASE_URL: db.url, WORKER_TOKEN, WORKER_CONTROL_CONCURRENCY: '3', WORKER_WORK_CONCURRENCY: '7', WORKER_STALE_SECONDS: '60', WORKER_HEARTBEAT_SECONDS: '1', RATE_LIMIT_PER_MINUTE: '0' },
+    env: { DATABASE_URL: db.url, WORKER_TOKEN, WORKER_CONTROL_CONCURRENCY: '3', WORKER_WORK_CONCURRENCY: '7', WORKER_STALE_SECONDS: '60', WORKER_FORGET_SECONDS: '3600', WORKER_HEARTBEAT_SECONDS: '1', RATE_LIMIT_PER_MINUTE: '0' },
   });
 });
 test.after.always(async () => {
@@ -163,6 +163,17 @@ test('a worker silent for longer than WORKER_STALE_SECONDS is listed as stale', 
   await kernel.stores!.db.query("UPDATE worker_heartbeats SET last_seen_at = now() - interval '30 seconds' WHERE worker_id = 'ext-quiet'");
   const back = (await listWorkers()).body.items.find((w: { worker_id: string }) => w.worker_id === 'ext-quiet');
   t.is(back.status, 'online');
+});
+
+test('a worker silent for longer than WORKER_FORGET_SECONDS is forgotten by the next heartbeat tick; a stale one is kept', async (t) => {
+  for (const id of ['ext-gone', 'ext-stale']) t.is((await heartbeat(validBeat(id))).status, 200);
+  await kernel.stores!.db.query("UPDATE worker_heartbeats SET last_seen_at = now() - interval '3601 seconds' WHERE worker_id = 'ext-gone'");
+  await kernel.stores!.db.query("UPDATE worker_heartbeats SET last_seen_at = now() - interval '3000 seconds' WHERE worker_id = 'ext-stale'");
+  const gone = await eventually(async () => !(await listWorkers()).body.items.some((w: { worker_id: string }) => w.worker_id === 'ext-gone'), { timeoutMs: 5000 });
+  t.true(gone, 'the row of the long-silent worker was deleted');
+  const [rows] = await kernel.stores!.db.query("SELECT worker_id FROM worker_heartbeats WHERE worker_id IN ('ext-gone', 'ext-stale')");
+  t.deepEqual(rows, [{ worker_id: 'ext-stale' }]);
+  t.is((await listWorkers()).body.items.find((w: { worker_id: string }) => w.worker_id === 'ext-stale').status, 'stale');
 });
 
 test('the heartbeat route is documented with the worker token scheme and its body', async (t) => {

@@ -14,8 +14,9 @@ test.after.always(async () => {
 });
 
 test('FLOWS_AVAILABLE=false turns the whole workflow surface off with a clear error', async (t) => {
-  for (const [method, path] of [['GET', '/api/v1/workflows'], ['GET', '/api/v1/workflows/node-types'], ['POST', '/api/v1/workflows/trigger'], ['GET', '/api/v1/workflows/runs']] as const) {
-    const res = await off.call(path, { method, token: 'owner-token', json: method === 'POST' ? { event: 'x' } : undefined });
+  for (const [method, path] of [['GET', '/api/v1/workflows'], ['GET', '/api/v1/workflows/node-types'], ['POST', '/api/v1/workflows/trigger'], ['GET', '/api/v1/workflows/runs'], ['POST', '/api/v1/workflows/import']] as const) {
+    const body = path.endsWith('/import') ? { format: 'n8n', data: { nodes: [] } } : { event: 'x' };
+    const res = await off.call(path, { method, token: 'owner-token', json: method === 'POST' ? body : undefined });
     t.is(res.status, 403, `${method} ${path}: ${res.text}`);
     t.is(res.body.code, 'WORKFLOWS_ERR_DISABLED');
     t.regex(res.body.detail, /FLOWS_AVAILABLE=false/);

@@ -141,3 +141,33 @@ test('a binding run uses the binding variables and workspace', async (t) => {
   t.is(res.body.workspace_id, workspaceId);
   t.is(res.body.binding_id, b.body.id);
 });
+
+test('respond headers that HTTP cannot carry are dropped or encoded, never a 500', async (t) => {
+  const { token } = await webhookBinding({
+    name: 'odd headers',
+    steps: [
+      { id: 'hook', type: 'webhook', next: ['reply'] },
+      { id: 'reply', type: 'respond', config: { status: 200, headers: { 'X-Fine': 'ok', 'Bad Name': 'x', 'X-Line': 'a\r\nInjected: yes', 'X-Templated': '{{trigger.body.v}}' }, body: { ok: true } }, next: [] },
+    ],
+  });
+  const res = await hook(token, { json: { v: 'é and\nnewline' } });
+  t.is(res.status, 200, res.text);
+  t.deepEqual(res.body, { ok: true });
+  t.is(res.headers.get('x-fine'), 'ok');
+  t.is(res.headers.get('injected'), null, 'no header injection through a value');
+  t.is(res.headers.get('x-line'), encodeURI('a\r\nInjected: yes'));
+  t.is(res.headers.get('x-templated'), encodeURI('é and\nnewline'));
+
+  const { token: textToken } = await webhookBinding({
+    name: 'odd content type',
+    steps: [
+      { id: 'hook', type: 'webhook', next: ['reply'] },
+      { id: 'reply', type: 'respond', config: { status: 200, headers: { 'Content-Type': 'text/plain\r\nX-Evil: 1' }, body: 'plain words' }, next: [] },
+    ],
+  });
+  const text = await hook(textToken, { json: {} });
+  t.is(text.status, 200, text.text);
+  t.is(text.headers.get('x-evil'), null);
+  t.regex(text.headers.get('content-type') ?? '', /^application\/json/);
+  t.is(text.body, 'plain words');
+});

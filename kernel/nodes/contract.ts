@@ -9,3 +9,46 @@ export const NODE_EXECUTE_PARAMS = {
   inputs: { type: 'object', optional: true },
   context: { type: 'object', optional: true },
 } as const;
+
+/** What a node type package declares about itself in `metadata.nodeType` (the workflow engine reads it from the registry). */
+export interface NodeTypeDeclaration<S = Record<string, unknown>> {
+  type: string;
+  version: number;
+  category: string;
+  title?: string;
+  description?: string;
+  /** JSON Schema of the step's `config` */
+  config_schema: S;
+  /** output names; for branching nodes the named branches */
+  outputs: string[];
+  /** config paths holding step ids of branch targets (`*` steps over arrays and objects); each must also be in `next` */
+  branch_targets?: string[];
+  /** an entry node (a run starts there); a definition has exactly one */
+  entry?: boolean;
+  /** never executed (annotations) */
+  skip_at_runtime?: boolean;
+  /** a loop construct: a cycle through it is allowed */
+  loop?: boolean;
+  /** true, or true when config[config_key] is one of values: a step in flight when its worker died is reconciled, not repeated */
+  uncertain_effect: boolean | { config_key: string; values: string[] };
+}
+
+/**
+ * The service of a node type whose `execute` needs only its params: named `node.<type>`, the
+ * declaration in `metadata.nodeType`, and `execute` taking NODE_EXECUTE_PARAMS.
+ */
+export function defineNodeType<P>(nodeType: NodeTypeDeclaration, execute: (params: P) => unknown) {
+  return {
+    name: `node.${nodeType.type}`,
+    metadata: { nodeType },
+    actions: {
+      execute: {
+        visibility: 'public',
+        params: NODE_EXECUTE_PARAMS,
+        handler(ctx: { params: P }) {
+          return execute(ctx.params);
+        },
+      },
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { decide, OPERATORS } from './decide.ts';
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `condition`: `expression` (usually a template such as
@@ -8,7 +8,7 @@ import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
  * step ids followed (each also in `next`); a side without targets ends that path.
  */
 const target = { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] };
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'condition',
   version: 1,
   category: 'logic',
@@ -32,19 +32,9 @@ const nodeType = {
 
 type Config = { expression: unknown; operator?: string; value?: unknown; branches: { true?: string | string[]; false?: string | string[] } };
 
-export default {
-  name: 'node.condition',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { config: Config } }) {
-        const { config } = ctx.params;
-        const result = decide(config.expression, config.operator, config.value);
-        const chosen = config.branches[result ? 'true' : 'false'];
-        return { output: { result, branch: result ? 'true' : 'false' }, next: chosen === undefined ? [] : [chosen].flat() };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { config: Config }) => {
+  const { config } = params;
+  const result = decide(config.expression, config.operator, config.value);
+  const chosen = config.branches[result ? 'true' : 'false'];
+  return { output: { result, branch: result ? 'true' : 'false' }, next: chosen === undefined ? [] : [chosen].flat() };
+});

@@ -1,7 +1,7 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /** Workflow node type `end`: finishes the run as completed; its `output` (else its input) is the run's output. */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'end',
   version: 1,
   category: 'logic',
@@ -12,17 +12,7 @@ const nodeType = {
   uncertain_effect: false,
 };
 
-export default {
-  name: 'node.end',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { config: { output?: unknown }; input?: unknown } }) {
-        const output = ctx.params.config.output !== undefined ? ctx.params.config.output : (ctx.params.input ?? null);
-        return { output, finish: { status: 'completed', output } };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { config: { output?: unknown }; input?: unknown }) => {
+  const output = params.config.output !== undefined ? params.config.output : (params.input ?? null);
+  return { output, finish: { status: 'completed', output } };
+});

@@ -2,7 +2,7 @@ import type { Context, Service } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
 import { AddressPolicy } from './address-policy.ts';
 import { safeRequest } from './safe-request.ts';
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { NODE_EXECUTE_PARAMS, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `http`: one HTTP request. Safe by default: targets resolving to loopback,
@@ -12,7 +12,7 @@ import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
  * time (config.timeout, else WORKFLOW_HTTP_TIMEOUT_SECONDS). POST and PATCH have an uncertain
  * external effect: a step in flight when its worker died is reconciled, never repeated.
  */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'http',
   version: 1,
   category: 'action',

@@ -13,6 +13,8 @@ export interface SafeRequest {
   maxBytes: number;
   maxRedirects: number;
   policy: AddressPolicy;
+  /** the resolver (node:dns lookup unless a test gives its own) */
+  resolve?: typeof dnsLookup;
 }
 
 export interface SafeResponse {
@@ -33,9 +35,9 @@ export class BlockedTargetError extends Error {
 }
 
 /** A DNS lookup that only hands out addresses the policy accepts (every address of the name is checked). */
-function guardedLookup(policy: AddressPolicy, hostname: string): LookupFunction {
+function guardedLookup(policy: AddressPolicy, hostname: string, resolve: typeof dnsLookup): LookupFunction {
   return (host, options, callback) => {
-    dnsLookup(host, { ...options, all: true }, (err, addresses) => {
+    resolve(host, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = addresses as unknown as LookupAddress[];
       if (!policy.hostAllowed(hostname)) {
@@ -61,7 +63,7 @@ function oneHop(req: SafeRequest, url: URL, deadline: number): Promise<{ status:
     }
     const client = url.protocol === 'https:' ? https : http;
     const remaining = Math.max(1, deadline - Date.now());
-    const outgoing = client.request(url, { method: req.method, headers: req.headers, agent: false, lookup: guardedLookup(req.policy, hostname), timeout: remaining });
+    const outgoing = client.request(url, { method: req.method, headers: req.headers, agent: false, lookup: guardedLookup(req.policy, hostname, req.resolve ?? dnsLookup), timeout: remaining });
     let remote = '';
     let settled = false;
     const fail = (err: Error) => {

@@ -1,11 +1,11 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `merge`: runs once every branch leading to it has settled (the engine
  * waits for all parents; a branch not taken does not hold it up). Its output combines the
  * outputs of the branches that reached it: an object keyed by step id, or an array.
  */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'merge',
   version: 1,
   category: 'logic',
@@ -20,17 +20,7 @@ const nodeType = {
   uncertain_effect: false,
 };
 
-export default {
-  name: 'node.merge',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { config: { mode?: string }; inputs?: Record<string, unknown> } }) {
-        const inputs = ctx.params.inputs ?? {};
-        return { output: ctx.params.config.mode === 'array' ? Object.values(inputs) : inputs };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { config: { mode?: string }; inputs?: Record<string, unknown> }) => {
+  const inputs = params.inputs ?? {};
+  return { output: params.config.mode === 'array' ? Object.values(inputs) : inputs };
+});

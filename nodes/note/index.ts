@@ -1,7 +1,7 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /** Workflow node type `note`: an annotation; the engine never executes it (`skip_at_runtime`). */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'note',
   version: 1,
   category: 'annotation',
@@ -13,16 +13,6 @@ const nodeType = {
   uncertain_effect: false,
 };
 
-export default {
-  name: 'node.note',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler() {
-        return { output: null };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, () => {
+  return { output: null };
+});

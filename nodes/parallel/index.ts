@@ -1,10 +1,10 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `parallel`: an explicit fan-out. Every step in `next` starts once this
  * step's receipt commits, and sibling branches run concurrently. Its output is its input.
  */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'parallel',
   version: 1,
   category: 'logic',
@@ -15,16 +15,6 @@ const nodeType = {
   uncertain_effect: false,
 };
 
-export default {
-  name: 'node.parallel',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { input?: unknown } }) {
-        return { output: ctx.params.input ?? null };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { input?: unknown }) => {
+  return { output: params.input ?? null };
+});

@@ -1,11 +1,11 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `respond`: the answer of an inline webhook. Config `status`, `headers` and
  * `body` are templates resolved by the engine; the caller of the webhook receives them as soon
  * as this step's receipt commits, and the run goes on.
  */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'respond',
   version: 1,
   category: 'action',
@@ -26,25 +26,15 @@ const nodeType = {
 
 const FORBIDDEN_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);
 
-export default {
-  name: 'node.respond',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { config: { status?: unknown; headers?: Record<string, unknown>; body?: unknown } } }) {
-        const { config } = ctx.params;
-        const status = config.status === undefined ? 200 : Number(config.status);
-        if (!Number.isInteger(status) || status < 100 || status > 599) throw new Error(`respond: status must be an integer 100-599, got ${JSON.stringify(config.status)}`);
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(config.headers ?? {})) {
-          if (FORBIDDEN_HEADERS.has(name.toLowerCase())) continue;
-          headers[name] = String(value);
-        }
-        const response = { status, headers, body: config.body ?? null };
-        return { output: response, respond: response };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { config: { status?: unknown; headers?: Record<string, unknown>; body?: unknown } }) => {
+  const { config } = params;
+  const status = config.status === undefined ? 200 : Number(config.status);
+  if (!Number.isInteger(status) || status < 100 || status > 599) throw new Error(`respond: status must be an integer 100-599, got ${JSON.stringify(config.status)}`);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(config.headers ?? {})) {
+    if (FORBIDDEN_HEADERS.has(name.toLowerCase())) continue;
+    headers[name] = String(value);
+  }
+  const response = { status, headers, body: config.body ?? null };
+  return { output: response, respond: response };
+});

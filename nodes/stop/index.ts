@@ -1,10 +1,10 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `stop`: finishes the run at once; steps still pending do not run.
  * `fail: true` finishes it as failed with `message` as the error, else as completed.
  */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'stop',
   version: 1,
   category: 'logic',
@@ -19,18 +19,8 @@ const nodeType = {
   uncertain_effect: false,
 };
 
-export default {
-  name: 'node.stop',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { config: { fail?: boolean; message?: string }; input?: unknown } }) {
-        const { config } = ctx.params;
-        const message = config.message ?? (config.fail ? 'stopped by a stop step' : 'stopped');
-        return { output: { stopped: true, message }, finish: config.fail ? { status: 'failed', error: message } : { status: 'completed', output: ctx.params.input ?? null } };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { config: { fail?: boolean; message?: string }; input?: unknown }) => {
+  const { config } = params;
+  const message = config.message ?? (config.fail ? 'stopped by a stop step' : 'stopped');
+  return { output: { stopped: true, message }, finish: config.fail ? { status: 'failed', error: message } : { status: 'completed', output: params.input ?? null } };
+});

@@ -1,4 +1,5 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
+import { sameValue } from '../../kernel/nodes/values.ts';
 
 /**
  * Workflow node type `switch`: follows the `next` of the first case whose `equals` matches
@@ -6,7 +7,7 @@ import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
  * target is also in the step's `next`.
  */
 const target = { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] };
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'switch',
   version: 1,
   category: 'logic',
@@ -34,24 +35,9 @@ const nodeType = {
 
 type Config = { value: unknown; cases: { equals: unknown; next: string | string[] }[]; default?: string | string[] };
 
-function matches(a: unknown, b: unknown): boolean {
-  if (typeof a === 'object' || typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
-  return a === b || (a !== null && b !== null && String(a) === String(b));
-}
-
-export default {
-  name: 'node.switch',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { config: Config } }) {
-        const { config } = ctx.params;
-        const index = config.cases.findIndex((c) => matches(config.value, c.equals));
-        if (index >= 0) return { output: { matched: index, value: config.value }, next: [config.cases[index].next].flat() };
-        return { output: { matched: 'default', value: config.value }, next: config.default === undefined ? [] : [config.default].flat() };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { config: Config }) => {
+  const { config } = params;
+  const index = config.cases.findIndex((c) => sameValue(config.value, c.equals));
+  if (index >= 0) return { output: { matched: index, value: config.value }, next: [config.cases[index].next].flat() };
+  return { output: { matched: 'default', value: config.value }, next: config.default === undefined ? [] : [config.default].flat() };
+});

@@ -1,10 +1,10 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `transform`: config `set` is an object whose values are templates; the
  * engine resolves them against committed data, and the resolved object is the output.
  */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'transform',
   version: 1,
   category: 'data',
@@ -20,16 +20,6 @@ const nodeType = {
   uncertain_effect: false,
 };
 
-export default {
-  name: 'node.transform',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { config: { set: Record<string, unknown> } } }) {
-        return { output: ctx.params.config.set };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { config: { set: Record<string, unknown> } }) => {
+  return { output: params.config.set };
+});

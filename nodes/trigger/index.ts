@@ -1,10 +1,10 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `trigger`: the entry node of a manual, scheduled or event-started run.
  * Its output is the trigger payload (for a manual run, the run body's `input`).
  */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'trigger',
   version: 1,
   category: 'entry',
@@ -20,16 +20,6 @@ const nodeType = {
   uncertain_effect: false,
 };
 
-export default {
-  name: 'node.trigger',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { input?: unknown } }) {
-        return { output: ctx.params.input ?? null };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { input?: unknown }) => {
+  return { output: params.input ?? null };
+});

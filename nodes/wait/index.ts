@@ -1,4 +1,4 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `wait`: pauses the run. `wait_type: approval` waits for an explicit
@@ -6,7 +6,7 @@ import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
  * `seconds` (short waits sleep in the worker, long ones resume from a delayed job and survive
  * restarts); `event` waits until the run is resumed, and the resume `input` is its output.
  */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'wait',
   version: 1,
   category: 'logic',
@@ -31,23 +31,13 @@ const nodeType = {
 
 type Config = { wait_type: 'approval' | 'timer' | 'event'; seconds?: number; event?: string; message?: string };
 
-export default {
-  name: 'node.wait',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { config: Config } }) {
-        const { config } = ctx.params;
-        if (config.wait_type === 'timer') {
-          const seconds = Number(config.seconds);
-          if (!Number.isFinite(seconds) || seconds < 0) throw new Error('wait: a timer needs seconds >= 0');
-          return { pause: { kind: 'timer', seconds, message: config.message ?? null } };
-        }
-        if (config.wait_type === 'approval') return { pause: { kind: 'approval', decision_required: true, message: config.message ?? null } };
-        return { pause: { kind: 'event', event: config.event ?? null, message: config.message ?? null } };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { config: Config }) => {
+  const { config } = params;
+  if (config.wait_type === 'timer') {
+    const seconds = Number(config.seconds);
+    if (!Number.isFinite(seconds) || seconds < 0) throw new Error('wait: a timer needs seconds >= 0');
+    return { pause: { kind: 'timer', seconds, message: config.message ?? null } };
+  }
+  if (config.wait_type === 'approval') return { pause: { kind: 'approval', decision_required: true, message: config.message ?? null } };
+  return { pause: { kind: 'event', event: config.event ?? null, message: config.message ?? null } };
+});

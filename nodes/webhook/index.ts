@@ -1,10 +1,10 @@
-import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
+import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**
  * Workflow node type `webhook`: the entry node of a run started by
  * `POST /api/v1/workflows/webhook/{token}`. Its output is `{method, headers, query, body}`.
  */
-const nodeType = {
+const nodeType: NodeTypeDeclaration = {
   type: 'webhook',
   version: 1,
   category: 'entry',
@@ -20,16 +20,6 @@ const nodeType = {
   uncertain_effect: false,
 };
 
-export default {
-  name: 'node.webhook',
-  metadata: { nodeType },
-  actions: {
-    execute: {
-      visibility: 'public',
-      params: NODE_EXECUTE_PARAMS,
-      handler(ctx: { params: { input?: unknown } }) {
-        return { output: ctx.params.input ?? null };
-      },
-    },
-  },
-};
+export default defineNodeType(nodeType, (params: { input?: unknown }) => {
+  return { output: params.input ?? null };
+});

@@ -65,6 +65,12 @@ export async function listHeartbeats(db: Sequelize): Promise<HeartbeatRecord[]> 
   return rows.map(toRecord);
 }
 
+/** Deletes the rows of workers silent for longer than `seconds` (a restarted node comes back under a new id); returns how many. */
+export async function forgetSilentWorkers(db: Sequelize, seconds: number): Promise<number> {
+  const [, result] = await db.query('DELETE FROM worker_heartbeats WHERE last_seen_at < now() - make_interval(secs => $1)', { bind: [seconds] });
+  return (result as { rowCount?: number } | undefined)?.rowCount ?? 0;
+}
+
 /** Marks a worker as stopped on purpose (a kernel node shutting down): listed offline, not stale. */
 export async function markStopped(db: Sequelize, workerId: string): Promise<void> {
   await db.query(

@@ -1,6 +1,6 @@
 import type { ServiceBroker } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
-import { markStopped, recordHeartbeat } from './heartbeat-store.ts';
+import { forgetSilentWorkers, markStopped, recordHeartbeat } from './heartbeat-store.ts';
 import { describeThisNode, inFlightOf } from './this-node.ts';
 
 type Logger = { warn(...args: unknown[]): void };
@@ -8,8 +8,10 @@ type Logger = { warn(...args: unknown[]): void };
 /**
  * Records this node's heartbeat at start, every WORKER_HEARTBEAT_SECONDS, and a final
  * "stopped" mark on stop, so nodes without an HTTP listener (control, work) are listed too,
- * and a node that shut down cleanly reads as offline rather than stale. A failed write is
- * logged and retried at the next tick; it never stops the node.
+ * and a node that shut down cleanly reads as offline rather than stale. Each tick also deletes
+ * the rows of workers silent for longer than WORKER_FORGET_SECONDS (every restart of a node
+ * is a new worker id, so rows would otherwise pile up). A failed write is logged and retried
+ * at the next tick; it never stops the node.
  */
 export class SelfHeartbeat {
   private timer: NodeJS.Timeout | undefined;
@@ -50,6 +52,8 @@ export class SelfHeartbeat {
     const kernel = kernelOf(this.broker);
     try {
       await recordHeartbeat(kernel.db, describeThisNode(this.broker, kernel.config.env, inFlightOf(this.broker, kernel.queue)));
+      const forgetAfter = kernel.config.env.WORKER_FORGET_SECONDS;
+      if (forgetAfter > 0) await forgetSilentWorkers(kernel.db, forgetAfter);
       this.failing = false;
     } catch (err) {
       // one warning per outage, not one per tick

@@ -22,6 +22,7 @@ import { cancelRun, resumeRun, retryRun, stepControl } from './actions/runs-cont
 import { webhook } from './actions/webhook.ts';
 import { routable, routeEvent, triggerEvent } from './actions/trigger.ts';
 import { runNode } from './actions/run-node.ts';
+import { importWorkflow } from './actions/import.ts';
 
 /**
  * Workflows: `/api/v1/workflows`. Definitions, bindings and runs live in PostgreSQL; node types
@@ -35,6 +36,7 @@ export default {
     nodeTypes,
     listDefinitions,
     createDefinition,
+    importWorkflow,
     getDefinition,
     updateDefinition,
     removeDefinition,

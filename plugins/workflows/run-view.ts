@@ -3,6 +3,11 @@ import type { ReceiptRow, RunRow } from './store/run-types.ts';
 
 const iso = (d: Date | string | null | undefined): string | null => (d ? new Date(d).toISOString() : null);
 
+function withoutInvocation(pause: NonNullable<RunRow['pause']>): Record<string, unknown> {
+  const { invocation: _invocation, ...rest } = pause;
+  return rest;
+}
+
 /** A run as the list shows it (no snapshot, no trace). */
 export function runSummary(row: RunRow): Record<string, unknown> {
   return {
@@ -16,7 +21,8 @@ export function runSummary(row: RunRow): Record<string, unknown> {
     status: row.status,
     output: row.output ?? null,
     error: row.error ?? null,
-    pause: row.pause ?? null,
+    // the saved invocation of a runtime-approval wait is in the run detail only (scrubbed there)
+    pause: row.pause ? withoutInvocation(row.pause) : null,
     retry_of: row.retry_of,
     root_run_id: row.root_run_id,
     retry_from_step: row.retry_from_step,
@@ -75,5 +81,5 @@ export function runDetail(row: RunRow, receipts: ReceiptRow[], maxOutputBytes: n
       child_runs: (r.directive?.child_runs as unknown[]) ?? [],
     };
   });
-  return { ...runSummary(row), output: clean(row.output ?? null), snapshot: row.snapshot, trigger: clean(row.trigger ?? null), steps };
+  return { ...runSummary(row), pause: row.pause ? clean(row.pause) : null, output: clean(row.output ?? null), snapshot: row.snapshot, trigger: clean(row.trigger ?? null), steps };
 }

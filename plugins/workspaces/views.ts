@@ -1,32 +1,14 @@
-import type { ActivityRow, WorkspaceRow, WorkspaceStatus, ProviderAccess } from './model.ts';
-import type { ActivityActorType } from '../../kernel/activity.ts';
+import type { ActivityAttributes, ActivityRow, WorkspaceAttributes, WorkspaceRow } from './model.ts';
 
-/** A workspace as the API shows it. */
-export interface WorkspaceView {
-  id: string;
-  entity_id: string;
-  name: string;
-  description: string;
-  category: string;
-  status: WorkspaceStatus;
-  provider_access: ProviderAccess;
+/** A workspace as the API shows it: its columns without the settings documents, dates as ISO strings. */
+export type WorkspaceView = Pick<WorkspaceAttributes, 'id' | 'entity_id' | 'name' | 'description' | 'category' | 'status' | 'provider_access' | 'created_by' | 'version'> & {
   archived_at: string | null;
-  created_by: string | null;
   created_at: string;
   updated_at: string;
-  version: number;
-}
+};
 
-export interface ActivityView {
-  id: string;
-  workspace_id: string;
-  actor_type: ActivityActorType;
-  actor_id: string;
-  kind: string;
-  summary: string;
-  data: Record<string, unknown>;
-  created_at: string;
-}
+/** An activity entry as the API shows it (the entity is the caller's, so it is left out). */
+export type ActivityView = Omit<ActivityAttributes, 'entity_id' | 'created_at'> & { created_at: string };
 
 export function workspaceView(row: WorkspaceRow): WorkspaceView {
   return {

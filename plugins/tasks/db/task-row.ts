@@ -64,33 +64,22 @@ export interface DeliveryReview {
 
 export type Assignee = { type: AssigneeType; id: string } | null;
 
-export interface TaskView {
-  id: string;
-  entity_id: string;
-  workspace_id: string | null;
-  parent_id: string | null;
-  title: string;
-  description: string;
-  status: TaskStatus;
-  board_column: string;
-  priority: number;
+/** Columns the API shows exactly as stored. */
+type ShownAsStored =
+  | 'id' | 'entity_id' | 'workspace_id' | 'parent_id' | 'title' | 'description' | 'status' | 'board_column' | 'priority'
+  | 'category_id' | 'requester' | 'output_files' | 'sla_policy_id' | 'pending_request' | 'delivery_review' | 'evaluation'
+  | 'version' | 'created_by';
+
+/** A task as the API shows it: the stored columns, with the assignee, SLA clock and dates derived. */
+export type TaskView = Pick<TaskRow, ShownAsStored> & {
   /** null: the master agent handles it */
   assignee: Assignee;
   deadline: string | null;
-  category_id: string | null;
-  requester: string | null;
-  output_files: OutputFile[];
-  sla_policy_id: string | null;
   sla: SlaState | null;
-  pending_request: PendingRequest | null;
-  delivery_review: DeliveryReview | null;
-  evaluation: Record<string, unknown> | null;
   allowed_transitions: TaskStatus[];
-  version: number;
-  created_by: string | null;
   created_at: string;
   updated_at: string;
-}
+};
 
 export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;

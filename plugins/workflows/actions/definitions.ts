@@ -8,7 +8,7 @@ import { DEFINITION_PARAMS, DEFINITION_SCHEMA, ID_PARAM } from '../schemas.ts';
 import type { WorkflowsAction, WorkflowsService } from '../service.ts';
 
 /** Rejects the save (422, every problem by step id) unless the definition is sound. */
-function checkedBody(svc: WorkflowsService, body: DefinitionBody): { body: DefinitionBody; triggerType: string } {
+export function checkedBody(svc: WorkflowsService, body: DefinitionBody): { body: DefinitionBody; triggerType: string } {
   const steps = body.steps.map((s) => ({ ...s, config: s.config ?? {}, next: s.next ?? [] }));
   const normalised = { ...body, steps };
   const problems = definitionProblems(normalised, (type) => svc.nodeTypes.get(type)?.description);

@@ -40,7 +40,7 @@ export const resumeRun: WorkflowsAction = {
   rest: 'POST /runs/:run_id/resume',
   summary: 'Resume a paused run',
   description:
-    'An approval wait needs `{"decision": "approve" | "reject", "comment"?}` from the run owner; anything else, or anyone else, is refused (422 / 403) and the run stays paused. `reject` fails the wait step and the run. An event wait takes `input` as the wait step\'s output; a timer wait may be ended early.',
+    'An approval wait, and a step whose node answered runtime_approval_required, need `{"decision": "approve" | "reject", "comment"?}` from the run owner; anything else, or anyone else, is refused (422 / 403) and the run stays paused. `reject` fails the step and the run. Approving a runtime approval repeats exactly the saved invocation (the node sees the approval and checks its policy again; a workspace archived or paused meanwhile fails the step instead). An event wait takes `input` as the wait step\'s output; a timer wait may be ended early.',
   tags: ['workflows'],
   params: {
     ...RUN_ID_PARAM,
@@ -67,6 +67,13 @@ export const resumeRun: WorkflowsAction = {
       throw ERRORS.VALIDATION_FAILED('No approval is pending on this step.', [{ field: 'decision', message: `Step '${stepId}' waits for ${pause.kind === 'timer' ? 'a timer' : 'an event'}, not a decision.`, type: 'noDecisionPending' }]);
     }
     const decided = { decided_by: who.id, decided_at: new Date().toISOString(), comment: ctx.params.comment ?? null };
+    if (pause.kind === 'runtime_approval' && ctx.params.decision === 'approve') {
+      // the worker repeats exactly the saved invocation, with this approval
+      const approved = await this.control.approveInvocation(who.entity_id, row.id, stepId, { decision: 'approve', ...decided });
+      if (!approved) throw illegal(await this.runQueries.get(who.entity_id, row.id), 'resumed');
+      await requeue(this, approved);
+      return runSummary(approved);
+    }
     const outcome =
       ctx.params.decision === 'reject'
         ? ({ status: 'failed', error: { message: `approval rejected by ${who.id}${ctx.params.comment ? `: ${ctx.params.comment}` : ''}`, code: 'APPROVAL_REJECTED', step_id: stepId, ...decided } } as const)

@@ -8,6 +8,8 @@ import type { WorkflowsAction } from '../service.ts';
 type WebhookParams = { token: string; $req: IncomingMessage & { body?: unknown; query?: Record<string, unknown> } };
 
 const RESPONSE_HEADERS_REFUSED = new Set(['content-length', 'transfer-encoding', 'connection', 'set-cookie']);
+/** an HTTP header name (RFC 9110 token); a respond step's other keys are dropped */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function notFound(): Error {
   return ERRORS.NOT_FOUND('No webhook with this token.', { resource: 'workflow_webhook' });
@@ -54,7 +56,10 @@ export const webhook: WorkflowsAction = {
     if ('body' in first && 'headers' in first) {
       const response = first as Respond;
       meta.$statusCode = response.status;
-      const headers = Object.fromEntries(Object.entries(response.headers).filter(([k]) => !RESPONSE_HEADERS_REFUSED.has(k.toLowerCase())));
+      // a Content-Type HTTP cannot carry is dropped (the default applies), not URI-encoded into nonsense
+      const headers = Object.fromEntries(
+        Object.entries(response.headers).filter(([k, v]) => HEADER_NAME.test(k) && !RESPONSE_HEADERS_REFUSED.has(k.toLowerCase()) && (k.toLowerCase() !== 'content-type' || /^[\t\x20-\x7e]*$/.test(String(v)))),
+      );
       headers['X-Workflow-Run-Id'] = inline.run_id;
       meta.$responseHeaders = headers;
       const contentType = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];

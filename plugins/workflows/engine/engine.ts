@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceBroker } from 'moleculer';
 import type { JobQueue } from '../../../kernel/queue/types.ts';
 import { entryStepOf, RunExecutor, type Journal, type RunOutcome } from './executor.ts';
+import { RunPlan } from './plan.ts';
 import { runStep } from './step-runner.ts';
 import { DbJournal, DeferredJournal } from './journals.ts';
 import type { LiveEvents } from './live-events.ts';
@@ -64,8 +65,22 @@ export class Engine {
       inlineWaitSeconds: this.deps.env.WORKFLOW_INLINE_WAIT_SECONDS,
       publish: this.publisher(run),
       onRespond,
+      lifecycle: (r) => this.lifecycleBlock(r),
       profile: this.profile,
     });
+  }
+
+  /** Why a run may not act now: its workspace is gone, archived or paused (undefined: it may). */
+  private async lifecycleBlock(run: RunRow): Promise<string | undefined> {
+    if (!run.workspace_id) return undefined;
+    try {
+      const ws = (await this.deps.broker.call('workspaces.resolve', { workspace_id: run.workspace_id }, { meta: { user: { id: run.owner_id, entity_id: run.entity_id, role: 'member' } } })) as { status?: string; archived_at?: string | null };
+      if (ws.archived_at) return 'its workspace is archived';
+      if (ws.status === 'paused') return 'its workspace is paused';
+      return undefined;
+    } catch (err) {
+      return (err as { code?: number }).code === 404 ? 'its workspace no longer exists' : `its workspace could not be checked (${(err as Error).message})`;
+    }
   }
 
   /** Commits the run row, then (only then) puts its id on the work queue. */
@@ -119,7 +134,7 @@ export class Engine {
       step,
       draft.trigger ?? null,
       {},
-      { outputs: new Map(), stepIds: new Set(draft.snapshot.steps.map((s) => s.id)), variables: draft.variables ?? {}, trigger: draft.trigger },
+      { outputs: new Map(), stepIds: RunPlan.of(draft.snapshot.steps, step.id).stepIds, variables: draft.variables ?? {}, trigger: draft.trigger },
     );
     if (!outcome || outcome.pause || outcome.finish || outcome.respond || outcome.receipt.status !== 'completed') return undefined;
     // its input is the run's trigger, stored on the run row already

@@ -5,7 +5,7 @@ import type { NodeTypeRegistry } from './node-types.ts';
 import type { TemplateScope } from './templates.ts';
 import type { LiveEvent } from './live-events.ts';
 import type { EngineProfile } from './profile.ts';
-import type { Commit, PauseInfo, ReceiptRow, RunEvent, RunRow, RunStatus } from '../store/run-types.ts';
+import type { Approval, Commit, PauseInfo, ReceiptRow, RunEvent, RunRow, RunStatus, SavedInvocation } from '../store/run-types.ts';
 
 /** Where commits go: the database (one statement each), or memory first (errors-only persistence). */
 export interface Journal {
@@ -20,6 +20,8 @@ export interface ExecutorDeps {
   inlineWaitSeconds: number;
   publish(events: LiveEvent[]): void;
   onRespond?(response: NonNullable<StepOutcome['respond']>): void;
+  /** why the run may not act now (its workspace gone, archived or paused), checked before an approved invocation repeats */
+  lifecycle?(run: RunRow): Promise<string | undefined>;
   profile?: EngineProfile;
 }
 
@@ -51,7 +53,7 @@ export class RunExecutor {
   private outcome?: RunOutcome;
 
   constructor(private readonly run: RunRow, existing: ReceiptRow[], private readonly deps: ExecutorDeps) {
-    this.plan = new RunPlan(run.snapshot.steps, entryStepOf(run, deps.nodeTypes));
+    this.plan = RunPlan.of(run.snapshot.steps, entryStepOf(run, deps.nodeTypes));
     for (const r of existing) this.remember(r);
   }
 
@@ -152,9 +154,9 @@ export class RunExecutor {
     return { input: parents.length === 1 ? inputs[parents[0]] : inputs, inputs };
   }
 
-  private start(stepId: string): void {
+  private start(stepId: string, approved?: { invocation: SavedInvocation; approval: Approval; attempt: number }): void {
     const step = this.plan.steps.get(stepId)!;
-    const { input, inputs } = this.inputsOf(stepId);
+    const { input, inputs } = approved ? approved.invocation : this.inputsOf(stepId);
     const readyAt = this.deps.profile ? performance.now() : 0;
     const task = (async () => {
       const outcome = await runStep(
@@ -171,6 +173,7 @@ export class RunExecutor {
         input,
         inputs,
         this.scope(),
+        approved,
       );
       if (!outcome) return;
       // a step's input is its active parents' outputs (the entry's: the run's trigger), all
@@ -214,9 +217,33 @@ export class RunExecutor {
     await this.commit(due.map((r) => ({ ...r, status: 'completed' as const, finished_at: at, output: { waited_until: (r.directive?.pause as PauseInfo).resume_at }, taken: step(r.step_id).next })));
   }
 
+  /**
+   * Runtime-approval waits the run owner approved: each repeats its saved invocation once (the
+   * node sees the approval and checks its policy again), unless the run's workspace no longer
+   * allows work, which fails the step instead.
+   */
+  private async repeatApproved(): Promise<void> {
+    const approved = this.waiting().filter((r) => {
+      const p = r.directive?.pause as PauseInfo | undefined;
+      return p?.kind === 'runtime_approval' && p.approval !== undefined && p.invocation !== undefined;
+    });
+    for (const r of approved) {
+      const pause = r.directive!.pause as PauseInfo;
+      const blocked = await this.deps.lifecycle?.(this.run);
+      if (blocked) {
+        const error = { message: `the approved invocation was not repeated: ${blocked}`, code: 'LIFECYCLE_BLOCKED' };
+        this.failure ??= { step_id: r.step_id, ...error };
+        await this.commit([{ ...r, status: 'failed', finished_at: new Date().toISOString(), error }]);
+        continue;
+      }
+      this.start(r.step_id, { invocation: pause.invocation!, approval: pause.approval!, attempt: r.attempt + 1 });
+    }
+  }
+
   async drive(): Promise<RunOutcome> {
     await this.recover();
     await this.completeDueTimers();
+    await this.repeatApproved();
     while (!this.outcome) {
       if (!this.failure) {
         const ready = this.plan.ready(this.receipts, new Set(this.inflight.keys()));

@@ -12,6 +12,12 @@ export interface NodeResult {
   finish?: { status: 'completed' | 'failed'; output?: unknown; error?: string };
   /** the inline webhook response */
   respond?: { status: number; headers: Record<string, string>; body: unknown };
+  /**
+   * The action needs a person's approval first (a tool or connector whose policy says ask): the
+   * run parks at this step with this exact invocation; once the run owner approves, only this
+   * invocation is repeated, with `context.approval` set, and the node checks its policy again.
+   */
+  runtime_approval_required?: { reason?: string; action?: string; details?: unknown };
   artifacts?: unknown[];
   child_runs?: string[];
 }
@@ -20,7 +26,7 @@ export interface NodeCallParams {
   config: Record<string, unknown>;
   input: unknown;
   inputs: Record<string, unknown>;
-  context: { run_id: string; step_id: string; entity_id: string; workspace_id: string | null; attempt: number };
+  context: { run_id: string; step_id: string; entity_id: string; workspace_id: string | null; attempt: number; approval?: { decision: 'approve'; decided_by: string; decided_at: string; comment: string | null } };
 }
 
 type RawHandler = (this: unknown, ctx: unknown) => unknown;

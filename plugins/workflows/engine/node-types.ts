@@ -1,32 +1,13 @@
 import type { ServiceBroker } from 'moleculer';
 import { unsupportedKeywords, type Schema } from '../definitions/json-schema.ts';
+import type { NodeTypeDeclaration } from '../../../kernel/nodes/contract.ts';
 
 /**
- * The node-type contract: what a package of kind `node` declares in its service
- * `metadata.nodeType`, next to an `execute` action. The engine knows node types only through
- * this; it never names one.
+ * The node-type contract (kernel/nodes/contract.ts): what a package of kind `node` declares in
+ * its service `metadata.nodeType`, next to an `execute` action. The engine knows node types only
+ * through this; it never names one.
  */
-export interface NodeTypeDescription {
-  type: string;
-  version: number;
-  category: string;
-  title?: string;
-  description?: string;
-  /** JSON Schema of the step's `config` */
-  config_schema: Schema;
-  /** output names; for branching nodes the named branches */
-  outputs: string[];
-  /** config paths holding step ids of branch targets (`*` steps over arrays and objects); each must also be in `next` */
-  branch_targets?: string[];
-  /** an entry node (a run starts there); a definition has exactly one */
-  entry?: boolean;
-  /** never executed (annotations) */
-  skip_at_runtime?: boolean;
-  /** a loop construct: a cycle through it is allowed */
-  loop?: boolean;
-  /** true, or true when config[config_key] is one of values: a step in flight when its worker died is reconciled, not repeated */
-  uncertain_effect: boolean | { config_key: string; values: string[] };
-}
+export type NodeTypeDescription = NodeTypeDeclaration<Schema>;
 
 export interface NodeTypeEntry {
   description: NodeTypeDescription;

@@ -18,7 +18,19 @@ export interface PlanReceipt {
 
 export const SETTLED: ReadonlySet<ReceiptStatus> = new Set(['completed', 'skipped', 'reconciled']);
 
+/** Plans by the steps array they were built from: a webhook's runs share their binding's cached snapshot. */
+const PLANS = new WeakMap<StepDefinition[], RunPlan>();
+
 export class RunPlan {
+  /** The plan of these steps (immutable once a run has them), built once per steps array. */
+  static of(steps: StepDefinition[], entryId: string): RunPlan {
+    const known = PLANS.get(steps);
+    if (known && known.entryId === entryId) return known;
+    const plan = new RunPlan(steps, entryId);
+    PLANS.set(steps, plan);
+    return plan;
+  }
+
   readonly steps: ReadonlyMap<string, StepDefinition>;
   readonly parents: ReadonlyMap<string, string[]>;
   readonly stepIds: ReadonlySet<string>;

@@ -5,7 +5,7 @@ import { hasUncertainEffect, type NodeTypeRegistry } from './node-types.ts';
 import { resolveTemplates, type TemplateScope } from './templates.ts';
 import type { StepDefinition } from '../definitions/validate.ts';
 import type { EngineProfile } from './profile.ts';
-import type { PauseInfo, ReceiptRow, RunRow } from '../store/run-types.ts';
+import type { Approval, PauseInfo, ReceiptRow, RunRow, SavedInvocation } from '../store/run-types.ts';
 
 /** What running one step produced: its receipt, and what it asks of the run. */
 export interface StepOutcome {
@@ -37,9 +37,19 @@ function errorOf(err: unknown, timeout: unknown): { message: string; code: strin
  * `execute` (after committing an in-flight marker when the step has an uncertain effect) and
  * turns the answer into a receipt. Never throws for a node failure: that is a failed receipt.
  */
-export async function runStep(deps: StepRunnerDeps, run: RunRow, step: StepDefinition, input: unknown, inputs: Record<string, unknown>, scope: TemplateScope): Promise<StepOutcome | undefined> {
+export async function runStep(
+  deps: StepRunnerDeps,
+  run: RunRow,
+  step: StepDefinition,
+  input: unknown,
+  inputs: Record<string, unknown>,
+  scope: TemplateScope,
+  /** an approved runtime-approval wait: repeat exactly this invocation, with the approval */
+  approved?: { invocation: SavedInvocation; approval: Approval; attempt: number },
+): Promise<StepOutcome | undefined> {
   const startedAt = new Date().toISOString();
-  const base = { step_id: step.id, attempt: 1, input, taken: null, directive: null, uncertain: false, carried_from: null, started_at: startedAt };
+  const attempt = approved?.attempt ?? 1;
+  const base = { step_id: step.id, attempt, input, taken: null, directive: null, uncertain: false, carried_from: null, started_at: startedAt };
   const done = (fields: Partial<ReceiptRow>): ReceiptRow => ({ ...base, output: null, error: null, execute_ms: null, finished_at: new Date().toISOString(), status: 'completed', ...fields }) as ReceiptRow;
   const entry = deps.nodeTypes.get(step.type);
   if (!entry) return { receipt: done({ status: 'failed', error: { message: `node type '${step.type}' is not loaded on any node`, code: 'NODE_TYPE_UNAVAILABLE' } }) };
@@ -48,7 +58,7 @@ export async function runStep(deps: StepRunnerDeps, run: RunRow, step: StepDefin
   const t0 = performance.now();
   let config: Record<string, unknown>;
   try {
-    config = resolveTemplates(step.config ?? {}, scope) as Record<string, unknown>;
+    config = approved ? approved.invocation.config : (resolveTemplates(step.config ?? {}, scope) as Record<string, unknown>);
   } catch (err) {
     return { receipt: done({ status: 'failed', error: { message: `config templates: ${(err as Error).message}`, code: 'TEMPLATE_ERROR' } }) };
   }
@@ -62,7 +72,8 @@ export async function runStep(deps: StepRunnerDeps, run: RunRow, step: StepDefin
   let result: NodeResult;
   let executeMs: number;
   try {
-    ({ result, executeMs } = await callNode(deps.broker, entry, { config, input, inputs, context: { run_id: run.id, step_id: step.id, entity_id: run.entity_id, workspace_id: run.workspace_id, attempt: 1 } }, config.timeout));
+    const context = { run_id: run.id, step_id: step.id, entity_id: run.entity_id, workspace_id: run.workspace_id, attempt, ...(approved ? { approval: approved.approval } : {}) };
+    ({ result, executeMs } = await callNode(deps.broker, entry, { config, input, inputs, context }, config.timeout));
   } catch (err) {
     return { receipt: done({ status: 'failed', uncertain, error: errorOf(err, config.timeout) }) };
   }
@@ -73,6 +84,20 @@ export async function runStep(deps: StepRunnerDeps, run: RunRow, step: StepDefin
   const taken = Array.isArray(result.next) ? step.next.filter((n) => result.next!.includes(n)) : step.next;
   const fields = { uncertain, execute_ms: Math.round(executeMs * 1000) / 1000, output: result.output ?? null, taken };
 
+  if (result.runtime_approval_required) {
+    const request = result.runtime_approval_required;
+    const pause: PauseInfo = {
+      step_id: step.id,
+      kind: 'runtime_approval',
+      decision_required: true,
+      resume_at: null,
+      message: typeof request.reason === 'string' ? request.reason.slice(0, 2000) : 'The step needs an approval before it acts.',
+      event: null,
+      invocation: { config, input, inputs },
+      request,
+    };
+    return { receipt: done({ ...fields, output: null, status: 'waiting', taken: null, finished_at: null, directive: { ...directive, pause } }), pause };
+  }
   if (result.pause) {
     const p = result.pause;
     if (p.kind === 'timer' && (p.seconds ?? 0) <= deps.inlineWaitSeconds) {

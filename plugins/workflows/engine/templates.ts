@@ -30,13 +30,46 @@ function dig(value: unknown, path: string[]): unknown {
   return current;
 }
 
-export function lookup(expression: string, scope: TemplateScope): unknown {
-  const [head, ...rest] = pathOf(expression);
+/** A parsed template string: plain text, one whole-string template, or text and templates in turn. */
+type Compiled = { kind: 'text' } | { kind: 'whole'; path: string[] } | { kind: 'parts'; parts: (string | string[])[] };
+
+const COMPILED = new Map<string, Compiled>();
+const COMPILED_MAX = 10_000;
+
+/** Definitions repeat the same strings on every run: each is parsed once (a bounded memo). */
+function compile(text: string): Compiled {
+  const known = COMPILED.get(text);
+  if (known) return known;
+  let compiled: Compiled;
+  const whole = HAS.test(text) ? WHOLE.exec(text) : null;
+  if (!HAS.test(text)) compiled = { kind: 'text' };
+  else if (whole) compiled = { kind: 'whole', path: pathOf(whole[1]) };
+  else {
+    const parts: (string | string[])[] = [];
+    let last = 0;
+    for (const m of text.matchAll(ANY)) {
+      parts.push(text.slice(last, m.index), pathOf(m[1]));
+      last = m.index! + m[0].length;
+    }
+    parts.push(text.slice(last));
+    compiled = { kind: 'parts', parts };
+  }
+  if (COMPILED.size >= COMPILED_MAX) COMPILED.clear();
+  COMPILED.set(text, compiled);
+  return compiled;
+}
+
+function lookupPath(path: string[], scope: TemplateScope): unknown {
+  const head = path[0];
   if (head === undefined) return undefined;
-  if (scope.stepIds.has(head) && rest[0] === 'output') return dig(scope.outputs.get(head), rest.slice(1));
-  if (head === 'trigger') return dig(scope.trigger, rest);
-  if (Object.prototype.hasOwnProperty.call(scope.variables, head)) return dig(scope.variables[head], rest);
+  if (scope.stepIds.has(head) && path[1] === 'output') return dig(scope.outputs.get(head), path.slice(2));
+  if (head === 'trigger') return dig(scope.trigger, path.slice(1));
+  if (Object.prototype.hasOwnProperty.call(scope.variables, head)) return dig(scope.variables[head], path.slice(1));
   return undefined;
+}
+
+export function lookup(expression: string, scope: TemplateScope): unknown {
+  return lookupPath(pathOf(expression), scope);
 }
 
 function asText(value: unknown): string {
@@ -45,10 +78,12 @@ function asText(value: unknown): string {
 }
 
 function resolveString(text: string, scope: TemplateScope): unknown {
-  if (!HAS.test(text)) return text;
-  const whole = WHOLE.exec(text);
-  if (whole) return lookup(whole[1], scope) ?? null;
-  return text.replace(ANY, (_, expression: string) => asText(lookup(expression, scope)));
+  const compiled = compile(text);
+  if (compiled.kind === 'text') return text;
+  if (compiled.kind === 'whole') return lookupPath(compiled.path, scope) ?? null;
+  let out = '';
+  for (const part of compiled.parts) out += typeof part === 'string' ? part : asText(lookupPath(part, scope));
+  return out;
 }
 
 /** A copy of value with every template resolved (objects and arrays walked; keys are not templated). */

@@ -48,6 +48,27 @@ export class RunControl {
     );
   }
 
+  /**
+   * The owner approved a runtime-approval wait: the approval is recorded on the waiting receipt
+   * and the run goes back to the queue (paused -> running), where the worker repeats exactly the
+   * saved invocation. One statement: the run must still be paused on that step.
+   */
+  async approveInvocation(entityId: string, id: string, stepId: string, approval: unknown): Promise<RunRow | undefined> {
+    return this.sql.one<RunRow>(
+      `WITH r AS (
+         UPDATE workflow_step_receipts SET directive = jsonb_set(directive, '{pause,approval}', $4::jsonb)
+         WHERE run_id = $2 AND step_id = $3 AND status = 'waiting' AND entity_id = $1 AND directive->'pause'->>'kind' = 'runtime_approval' RETURNING step_id
+       ), u AS (
+         UPDATE workflow_runs SET status = 'running', pause = NULL, seq = seq + 1, lease_owner = NULL, lease_expires_at = now(), updated_at = now()
+         FROM r WHERE entity_id = $1 AND id = $2 AND status = 'paused' RETURNING workflow_runs.*
+       ), e AS (
+         INSERT INTO workflow_run_events (run_id, seq, type, data)
+         SELECT id, seq, 'run.resumed', jsonb_build_object('status', 'running', 'approved_step', $3::text, 'decided_by', $4::jsonb->>'decided_by') FROM u
+       ) SELECT * FROM u`,
+      [entityId, id, stepId, json(approval)],
+    );
+  }
+
   /** Records how an uncertain step really ended (reconciled with an output, or failed). */
   async reconcile(entityId: string, runId: string, stepId: string, succeeded: boolean, output: unknown, taken: string[], note: string | null): Promise<boolean> {
     const n = await this.sql.exec(

@@ -5,11 +5,31 @@ export type RunStatus = 'pending' | 'running' | 'paused' | 'completed' | 'failed
 
 export interface PauseInfo {
   step_id: string;
-  kind: 'approval' | 'timer' | 'event';
+  /** `runtime_approval`: the step's node answered runtime_approval_required and waits for a decision */
+  kind: 'approval' | 'timer' | 'event' | 'runtime_approval';
   decision_required: boolean;
   resume_at: string | null;
   message: string | null;
   event: string | null;
+  /** runtime_approval: the exact invocation to repeat once approved (config as resolved then, input, inputs) */
+  invocation?: SavedInvocation;
+  /** runtime_approval: what the node asked approval for */
+  request?: unknown;
+  /** runtime_approval: the owner's decision, once given (the worker then repeats the invocation) */
+  approval?: Approval;
+}
+
+export interface SavedInvocation {
+  config: Record<string, unknown>;
+  input: unknown;
+  inputs: Record<string, unknown>;
+}
+
+export interface Approval {
+  decision: 'approve';
+  decided_by: string;
+  decided_at: string;
+  comment: string | null;
 }
 
 export interface RunRow {
