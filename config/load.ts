@@ -26,7 +26,8 @@ export class ConfigError extends Error {
 
 /** Parses one raw value; returns the typed value or an error message. */
 export function parseVar(name: string, spec: VarSpec, raw: string): { value: unknown } | { error: string } {
-  const bad = (why: string) => ({ error: `${name}=${JSON.stringify(raw)} ${why}` });
+  // a secret's value never appears in the message (it ends up in logs)
+  const bad = (why: string) => ({ error: `${name}=${spec.type === 'secret' ? '(hidden)' : JSON.stringify(raw)} ${why}` });
   const value = raw.trim();
   switch (spec.type) {
     case 'int': {

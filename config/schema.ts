@@ -84,6 +84,9 @@ export const ENV_SCHEMA = {
   WORKFLOW_INLINE_WAIT_SECONDS: { type: 'int', default: '5', min: 0, max: 300, group: 'Workflows', doc: 'Timer waits up to this long sleep in the worker; longer ones pause the run and resume from a delayed job.' },
   WORKFLOW_RUN_WAIT_SECONDS: { type: 'int', default: '30', min: 1, max: 600, group: 'Workflows', doc: 'How long POST /workflows/{id}/run with wait=true waits for the run to finish before answering 202.' },
   WORKFLOW_TRACE_MAX_OUTPUT_BYTES: { type: 'int', default: '16384', min: 256, max: 10485760, group: 'Workflows', doc: 'Step outputs larger than this are summarised in a run trace.' },
+  MODEL_OPENAI_BASE_URL: { type: 'url', default: 'https://api.openai.com/v1', schemes: ['http', 'https'], group: 'Models', doc: 'Base URL of the OpenAI-compatible chat-completions API that keys of provider openai call ({base}/chat/completions).' },
+  MODEL_ANTHROPIC_BASE_URL: { type: 'url', default: 'https://api.anthropic.com', schemes: ['http', 'https'], group: 'Models', doc: 'Base URL of the Anthropic API that keys of provider anthropic call ({base}/v1/messages).' },
+  MODEL_REQUEST_TIMEOUT_SECONDS: { type: 'int', default: '120', min: 1, max: 3600, group: 'Models', doc: 'Longest one model call may take, streaming included, before it fails with 504.' },
   TASK_AGENT_LOOP: { type: 'bool', default: 'false', group: 'Features', doc: 'Experimental task_agent_loop; off by default.' },
   OTEL_ENABLED: { type: 'bool', default: 'false', group: 'Observability', doc: 'Send traces to an OpenTelemetry collector.' },
   OTEL_EXPORTER_OTLP_ENDPOINT: { type: 'url', default: 'http://127.0.0.1:4318', schemes: ['http', 'https'], group: 'Observability', doc: 'OTLP/HTTP collector base address (traces go to /v1/traces).' },
@@ -108,7 +111,10 @@ export const ENV_SCHEMA = {
   LOGIN_FAILURES_PER_ADDRESS: { type: 'int', default: '50', min: 1, max: 1000000, group: 'Identity', doc: 'Failed logins allowed per client address within LOGIN_FAILURE_WINDOW_SECONDS; more get 429.' },
   LOGIN_FAILURE_WINDOW_SECONDS: { type: 'int', default: '900', min: 1, max: 86400, group: 'Identity', doc: 'Window of the failed-login limits (fixed window from the first failure).' },
   WORKER_TOKEN: { type: 'secret', default: '', group: 'Identity', doc: 'Shared token workers present on POST /api/v1/workers/heartbeat.' },
-  SECRET_KEY: { type: 'secret', default: '', group: 'Identity', doc: 'Key for encrypting stored credentials; empty generates one under DATA_DIR.' },
+  SECRET_KEY: {
+    type: 'secret', default: '', group: 'Identity', doc: 'Key for encrypting stored credentials (at least 32 characters, e.g. openssl rand -hex 32; every node of a cluster needs the same); empty generates one under DATA_DIR.',
+    check: (v) => (v === '' || v.length >= 32 ? undefined : 'must be at least 32 characters (e.g. the output of openssl rand -hex 32), or empty to generate one under DATA_DIR'),
+  },
 } as const satisfies Record<string, VarSpec>;
 
 export type EnvName = keyof typeof ENV_SCHEMA;

@@ -67,6 +67,9 @@ const byCode = new Map<string, { code: string; status: number; title: string }>(
   Object.values(ERRORS).map((f) => [f.definition.code, f.definition]),
 );
 
+/** the codes packages define (`<PACKAGE>_ERR_<NAME>`) */
+const PACKAGE_CODE = /^[A-Z][A-Z0-9]*_ERR_[A-Z0-9_]+$/;
+
 export function problemType(code: string): string {
   return `/api/errors#${code.toLowerCase()}`;
 }
@@ -105,7 +108,12 @@ export function toProblem(err: unknown, requestId?: string): ProblemResponse {
 
   const numeric = [e.code, e.status, e.statusCode].find((v): v is number => typeof v === 'number' && v >= 400 && v <= 599);
   if (code) status = byCode.get(code)!.status;
-  else if (numeric && numeric < 500 && /^[A-Z][A-Z0-9_]*$/.test(type)) {
+  else if (numeric && numeric >= 502 && numeric <= 504 && PACKAGE_CODE.test(type)) {
+    // a package's own upstream failure (defineError, e.g. MODELS_ERR_PROVIDER 502): its code and
+    // message are meant for the caller; it still carries no data fields (a server error)
+    code = type;
+    status = numeric;
+  } else if (numeric && numeric < 500 && /^[A-Z][A-Z0-9_]*$/.test(type)) {
     // a package's own client error (defineError): keep its code
     code = type;
     status = numeric;

@@ -1,0 +1,52 @@
+import type { Context } from 'moleculer';
+import { requireRole } from '../../../kernel/tenancy/identity.ts';
+import { newId } from '../../../kernel/tenancy/ids.ts';
+import type { ModelProvider } from '../../../kernel/models-contract.ts';
+import { API_KEY_RULE, IS_DEFAULT_RULE, keyPrefixOf, MODEL_RULE, NAME_RULE, PROVIDER_RULE } from '../fields.ts';
+import { clearOtherDefaults, hasDefault, repoOf, withEntityLock } from '../key-store.ts';
+import { sealContext, type ModelsAction } from '../service.ts';
+import { API_KEY_SCHEMA, apiKeyView } from '../views.ts';
+
+interface CreateParams {
+  name: string;
+  provider: ModelProvider;
+  api_key: string;
+  default_model: string;
+  is_default?: boolean;
+}
+
+/** `POST /api/v1/api-keys`: stores a provider key, sealed; answers its metadata. */
+export const create: ModelsAction = {
+  rest: 'POST /',
+  summary: 'Add a model provider key',
+  description:
+    'Owners and admins. The raw `api_key` is encrypted at rest and never shown again: responses carry `key_prefix` only. ' +
+    '`provider`: `openai` (any OpenAI-compatible chat-completions API) or `anthropic`. `is_default: true` makes it the default key of the entity ' +
+    '(the previous default is cleared); a key created while the entity has no default becomes the default whatever `is_default` says.',
+  tags: ['models'],
+  params: {
+    name: NAME_RULE,
+    provider: PROVIDER_RULE,
+    api_key: API_KEY_RULE,
+    default_model: MODEL_RULE,
+    is_default: { ...IS_DEFAULT_RULE, optional: true },
+  },
+  response: { 201: { description: 'The new key (metadata only)', schema: API_KEY_SCHEMA } },
+  async handler(ctx: Context<CreateParams, { $statusCode?: number }>) {
+    const who = requireRole(ctx, 'owner', 'admin');
+    const { name, provider, api_key, default_model, is_default = false } = ctx.params;
+    const id = newId();
+    const row = await withEntityLock(this, who.entity_id, async (transaction) => {
+      const makeDefault = is_default || !(await hasDefault(this, who.entity_id, transaction));
+      if (makeDefault) await clearOtherDefaults(this, who.entity_id, id, transaction);
+      return repoOf(this).create(
+        ctx,
+        { id, name, provider, sealed_key: this.box.seal(api_key, sealContext(who.entity_id, id)), key_prefix: keyPrefixOf(api_key), default_model, is_default: makeDefault, created_by: who.id },
+        { transaction },
+      );
+    });
+    this.logger.info({ entity_id: who.entity_id, api_key_id: row.id, provider, is_default: row.is_default }, 'model provider key added');
+    ctx.meta.$statusCode = 201;
+    return apiKeyView(row);
+  },
+};

@@ -1,0 +1,44 @@
+import type { ServiceSchema } from 'moleculer';
+import { kernelOf } from '../../kernel/context.ts';
+import { loadSecretKey } from '../../kernel/secrets/secret-key.ts';
+import { sealedBox } from '../../kernel/secrets/sealed-box.ts';
+import { defineModelsModels } from './model.ts';
+import type { ModelsService } from './service.ts';
+import { list } from './actions/list.ts';
+import { create } from './actions/create.ts';
+import { get } from './actions/get.ts';
+import { update } from './actions/update.ts';
+import { rotate } from './actions/rotate.ts';
+import { remove } from './actions/remove.ts';
+import { chat, chatStream } from './actions/chat.ts';
+import { usageSummary } from './actions/usage.ts';
+
+/** The sealed-box purpose of model provider keys (its own derived key under SECRET_KEY). */
+export const SEAL_PURPOSE = 'model-api-keys';
+
+/**
+ * Models: bring-your-own model provider keys under `/api/v1/api-keys` (sealed at rest with a
+ * key derived from SECRET_KEY, shown only as metadata and a prefix) and the provider client
+ * other packages call through `models.chat` / `models.chatStream` (kernel/models-contract.ts).
+ * Loaded on every role, so a caller on any node has a local instance. See README.md.
+ */
+export default {
+  name: 'models',
+  settings: { rest: '/api-keys' },
+  actions: { list, create, get, update, rotate, remove, chat, chatStream, usageSummary },
+  created(this: ModelsService) {
+    const kernel = kernelOf(this.broker);
+    const env = kernel.config.env;
+    this.models = defineModelsModels(kernel.db);
+    const secret = loadSecretKey(env);
+    this.box = sealedBox(secret.material, SEAL_PURPOSE);
+    if (secret.source === 'generated') this.logger.info({ path: secret.path, key_id: this.box.keyId }, 'generated the secret key for stored credentials (set SECRET_KEY to share it between nodes)');
+    if (secret.source !== 'env' && env.TRANSPORTER) {
+      this.logger.warn({ path: secret.path, key_id: this.box.keyId }, 'SECRET_KEY is not set on a clustered node: every node must share one secret, or keys stored by one node cannot be read by another (MODELS_ERR_KEY_UNREADABLE)');
+    }
+    this.providers = {
+      baseUrls: { openai: env.MODEL_OPENAI_BASE_URL, anthropic: env.MODEL_ANTHROPIC_BASE_URL },
+      timeoutMs: env.MODEL_REQUEST_TIMEOUT_SECONDS * 1000,
+    };
+  },
+} as unknown as ServiceSchema;

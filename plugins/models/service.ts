@@ -1,0 +1,23 @@
+import type { ActionSchema, Service } from 'moleculer';
+import type { ActionDocKeys, RestDeclaration } from '../../kernel/openapi/types.ts';
+import type { SealedBox } from '../../kernel/secrets/sealed-box.ts';
+import type { ModelsModels } from './model.ts';
+
+/** The service instance the actions run on: `created()` sets these. */
+export interface ModelsService extends Service {
+  models: ModelsModels;
+  /** seals and opens raw keys (purpose `model-api-keys`) */
+  box: SealedBox;
+  providers: {
+    baseUrls: { openai: string; anthropic: string };
+    timeoutMs: number;
+  };
+}
+
+/** `timeout`: moleculer's per-action call timeout (ms; 0 = none), which its typings leave out */
+export type ModelsAction = ActionSchema<ModelsService> & ActionDocKeys & { rest?: RestDeclaration; timeout?: number };
+
+/** The sealed-box context of a key: a sealed value copied to another row (or entity) does not open. */
+export function sealContext(entityId: string, keyId: string): string {
+  return `model_api_keys:${entityId}:${keyId}`;
+}
