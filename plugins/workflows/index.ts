@@ -23,6 +23,7 @@ import { webhook } from './actions/webhook.ts';
 import { routable, routeEvent, triggerEvent } from './actions/trigger.ts';
 import { runNode } from './actions/run-node.ts';
 import { importWorkflow } from './actions/import.ts';
+import { aiEdit } from './actions/ai-edit.ts';
 
 /**
  * Workflows: `/api/v1/workflows`. Definitions, bindings and runs live in PostgreSQL; node types
@@ -37,6 +38,7 @@ export default {
     listDefinitions,
     createDefinition,
     importWorkflow,
+    aiEdit,
     getDefinition,
     updateDefinition,
     removeDefinition,

@@ -1,0 +1,119 @@
+import { PassThrough, type Readable } from 'node:stream';
+import type { Context } from 'moleculer';
+import { ERRORS } from '../../../kernel/errors/catalogue.ts';
+import { MODELS_CHAT_STREAM_ACTION } from '../../../kernel/models-contract.ts';
+import { entityOf } from '../../../kernel/tenancy/identity.ts';
+import { draftProblems } from '../ai-edit/draft-check.ts';
+import { requestMessage, systemPrompt, type ChatMessage } from '../ai-edit/prompt.ts';
+import { runAiEdit, type AiEditEvent } from '../ai-edit/session.ts';
+import type { DefinitionBody } from '../definitions/validate.ts';
+import type { WorkflowsAction } from '../service.ts';
+
+interface AiEditParams {
+  prompt: string;
+  workflow_id?: string;
+  definition?: DefinitionBody;
+  api_key_id?: string;
+  model?: string;
+}
+
+const HEARTBEAT_MS = 15_000;
+const MAX_TOKENS = 8192;
+
+function frame(e: AiEditEvent): string {
+  return `event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
+}
+
+/** Moleculer's own "nobody serves this action" errors: the models package is not loaded anywhere. */
+function isMissingService(err: unknown): boolean {
+  const name = (err as { name?: string }).name;
+  return name === 'ServiceNotFoundError' || name === 'ServiceNotAvailableError';
+}
+
+/**
+ * `POST /api/v1/workflows/ai-edit`: a natural-language request becomes a proposed definition,
+ * streamed as SSE. The model (the entity's model provider key, through the `models` package)
+ * sees every loaded node type with its config schema; its answer is checked exactly like a
+ * save, and the problems go back to it for at most two repairs. Nothing is stored: the
+ * editor shows the proposal and the user saves it with PUT or POST.
+ */
+export const aiEdit: WorkflowsAction = {
+  rest: 'POST /ai-edit',
+  summary: 'Generate or edit a workflow from a natural-language request (SSE)',
+  description:
+    'Generates a definition from `prompt`, or edits `definition` (an unsaved draft) or the saved workflow `workflow_id`. The answer is a `text/event-stream`: `ai.started`, `ai.delta` (the model\'s text as it arrives), `ai.round` (a draft that would not save, with its problems, before the model is asked to repair it), then `ai.proposal` `{definition, valid, problems, changes, rounds, model, usage}` or `ai.error`. Nothing is persisted. Uses the entity\'s default model provider key unless `api_key_id` names another (422 MODELS_ERR_NO_KEY when there is none; 503 when the models package is not loaded).',
+  tags: ['workflows'],
+  params: {
+    prompt: { type: 'string', min: 1, max: 8000, trim: true },
+    workflow_id: { type: 'string', min: 1, max: 64, optional: true },
+    definition: { type: 'object', optional: true },
+    api_key_id: { type: 'string', min: 1, max: 64, optional: true },
+    model: { type: 'string', min: 1, max: 200, optional: true },
+  },
+  response: { 200: { description: 'Server-sent events', contentType: 'text/event-stream', schema: { type: 'string' } } },
+  async handler(ctx: Context<AiEditParams>) {
+    const p = ctx.params;
+    let base: DefinitionBody | undefined;
+    let baseRef: { workflow_id: string; version: number } | undefined;
+    if (p.workflow_id) {
+      const row = await this.definitions.get(entityOf(ctx), p.workflow_id);
+      base = { name: row.name, description: row.description, trigger_type: row.trigger_type, steps: row.steps, variables: row.variables };
+      baseRef = { workflow_id: row.id, version: row.version };
+    }
+    if (p.definition) base = p.definition;
+    const system = systemPrompt(this.nodeTypes.list());
+    const open = async (messages: ChatMessage[]): Promise<Readable> => {
+      try {
+        return (await ctx.call(MODELS_CHAT_STREAM_ACTION, { messages, system, api_key_id: p.api_key_id, model: p.model, max_tokens: MAX_TOKENS }, { meta: ctx.meta, timeout: 0 })) as Readable;
+      } catch (err) {
+        if (isMissingService(err)) throw ERRORS.SERVICE_UNAVAILABLE('AI editing needs model provider keys, and the models package is not loaded on this deployment.');
+        throw err;
+      }
+    };
+    // the first call before the stream opens: no key, a foreign key or no models package is a plain HTTP error
+    const first = await open([requestMessage(p.prompt, base)]);
+    const stream = new PassThrough();
+    let closed = false;
+    /** the model call under way: a client that goes away aborts it */
+    let current: Readable = first;
+    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    const end = () => {
+      if (closed) return;
+      closed = true;
+      current.destroy();
+      clearInterval(heartbeat);
+      stream.end();
+    };
+    stream.on('close', end);
+    stream.on('error', end);
+    let firstTaken = false;
+    void runAiEdit(
+      {
+        openModel: async (messages) => {
+          if (!firstTaken) {
+            firstTaken = true;
+            return first;
+          }
+          current = await open(messages);
+          return current;
+        },
+        check: (draft) => draftProblems(this.broker, this.nodeTypes, draft),
+        emit: (e) => {
+          if (!closed) stream.write(frame(e));
+        },
+        closed: () => closed,
+      },
+      { prompt: p.prompt, base, baseRef },
+    )
+      .catch((err: { code?: number; type?: string; message?: string; title?: string }) => {
+        if (!closed) stream.write(frame({ type: 'ai.error', data: { status: typeof err.code === 'number' ? err.code : 500, code: err.type ?? 'INTERNAL_ERROR', title: err.title ?? 'AI editing failed', detail: err.message ?? String(err) } }));
+      })
+      .finally(end);
+    const meta = ctx.meta as Record<string, unknown>;
+    meta.$responseType = 'text/event-stream; charset=utf-8';
+    meta.$responseHeaders = { 'X-Accel-Buffering': 'no', 'Cache-Control': 'no-cache', Connection: 'keep-alive' };
+    stream.write(': ai edit\n\n');
+    return stream;
+  },
+};
