@@ -19,13 +19,14 @@ const { values: args } = parseArgs({
 const base = args.url.replace(/\/$/, '');
 
 const STREAMING = /webhook|events|run-stream/;
-const QUERIES = ['', '?limit=-1', '?limit=abc&offset=1e400', '?status=%ZZ', `?q=${'é'.repeat(500)}`, '?a[b][c][d][e][f][g]=1', '?__proto__[x]=1', '?days=999999'];
+const QUERIES = ['', '?q=a%00b', '?limit=-1', '?limit=abc&offset=1e400', '?status=%ZZ', `?q=${'é'.repeat(500)}`, '?a[b][c][d][e][f][g]=1', '?__proto__[x]=1', '?days=999999'];
 const BODIES: (string | undefined)[] = [
   undefined, '{', '[]', '"str"', '123', 'null',
   JSON.stringify({ name: 5, steps: 'x', email: [], password: {}, workspace_id: 1, status: 'bogus', x: 'y'.repeat(100_000) }),
   '{"__proto__": {"a": 1}, "constructor": {"prototype": {"b": 2}}}',
   JSON.stringify({ format: 'n8n', data: { nodes: [{ name: {}, type: [] }] } }),
   JSON.stringify({ decision: 'maybe', input: { deep: Array(50).fill({ a: [1] }) } }),
+  JSON.stringify({ name: 'nul\u0000name', description: 'x\u0000', prompt: '\u0000', input: { ['k\u0000']: 'v\u0000' } }),
 ];
 
 async function json(path: string, init: RequestInit = {}): Promise<any> {

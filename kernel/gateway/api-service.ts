@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateRequest, IDENTITY_INVALIDATED_EVENT, type IdentityInvalidation } from './authenticate.ts';
 import { IdentityCache } from './identity-cache.ts';
 import { assertAcceptedMediaType } from './content-type.ts';
+import { assertNoNul } from './nul-check.ts';
 import { requestIdOf } from './request-id.ts';
 import { sendProblem } from './send.ts';
 import { failRequest, type FailLogger } from './fail.ts';
@@ -14,7 +15,7 @@ import { ERRORS } from '../errors/catalogue.ts';
 import type { SwapGate } from '../capabilities/swap-gate.ts';
 import { installRequestListener, type Gateway } from './request-listener.ts';
 
-type Req = IncomingMessage & { $ctx?: Context; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $requestId?: string };
+type Req = IncomingMessage & { $ctx?: Context; $params?: Record<string, unknown>; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $requestId?: string };
 type Handler = (req: Req, res: ServerResponse) => void | Promise<void>;
 /** what the gateway service instance keeps besides moleculer-web's own state */
 type GatewayState = { identities: IdentityCache };
@@ -80,7 +81,8 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
             const isMultipart = req.$alias?.type === 'multipart' || action.multipart === true;
             const accepts = Array.isArray(action.accepts) ? (action.accepts as string[]) : isMultipart ? ['multipart/form-data'] : ['application/json'];
             if (!isMultipart) assertAcceptedMediaType(req, accepts);
-            else if (!/^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')) {
+            assertNoNul((req.$params ?? {}) as Record<string, unknown>);
+            if (isMultipart && !/^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')) {
               throw ERRORS.UNSUPPORTED_MEDIA_TYPE('This route takes an upload: send multipart/form-data with a boundary.', { accepted: ['multipart/form-data'] });
             }
           },

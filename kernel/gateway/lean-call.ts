@@ -8,6 +8,7 @@ import { clientIp } from './client-ip.ts';
 import { failRequest, type FailLogger } from './fail.ts';
 import { assertAcceptedMediaType, hasBody, isJson, mediaTypeOf } from './content-type.ts';
 import bodyParser from 'body-parser';
+import { assertNoNul } from './nul-check.ts';
 import ApiGateway from 'moleculer-web';
 
 /** What the lean path needs of moleculer-web's service (methods it already has). */
@@ -97,6 +98,7 @@ async function perform(
   const callOptions = { ...c.route.callOptions, meta, requestID: c.requestId };
   const caller: Caller = { meta, call: (name, p) => gateway.broker.call(name, p, callOptions) };
   meta.user = (await authenticateRequest(gateway.broker, caller, req, action, gateway.identities)) ?? null;
+  assertNoNul(params);
   const data = await gateway.broker.call(c.endpoint as never, params, callOptions);
   send(res, data, meta);
 }

@@ -1,0 +1,64 @@
+import test from 'ava';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startWorkflowsKernel, type WorkflowsKernel } from './workflows-helpers.ts';
+
+let k: WorkflowsKernel;
+let upstream: Server;
+let upstreamUrl: string;
+const ORIGIN = 'https://app.example.test';
+
+test.before(async () => {
+  // an upstream whose JSON answer carries an escaped NUL, as real services sometimes do
+  upstream = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"v":"a\\u0000b"}'));
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`;
+  k = await startWorkflowsKernel('gw_nul', { env: { WORKFLOW_HTTP_ALLOW: '127.0.0.1/32', CORS_ORIGINS: ORIGIN } });
+});
+test.after.always(async () => {
+  await k?.close();
+  await new Promise((resolve) => upstream?.close(resolve));
+});
+
+const workspaceCount = async () => (await k.call('/api/v1/workspaces?limit=200', { token: 'owner-token' })).body.total;
+
+test('a NUL in a body string, a nested value, a key or the query is a 422 naming the field, and nothing is stored', async (t) => {
+  const before = await workspaceCount();
+  const cases: [string, RequestInit & { json?: unknown }, string][] = [
+    ['/api/v1/workspaces', { method: 'POST', json: { name: 'a\u0000b' } }, 'name'],
+    ['/api/v1/workflows', { method: 'POST', json: { name: 'w', steps: [{ id: 's', type: 'trigger', next: ['t'] }, { id: 't', type: 'transform', config: { set: { x: 'a\u0000b' } }, next: [] }] } }, 'steps[1].config.set.x'],
+    ['/api/v1/workspaces', { method: 'POST', json: { name: 'ok', ['bad\u0000key']: 1 } }, 'bad\\u0000key'],
+    ['/api/v1/workspaces?q=a%00b', {}, 'q'],
+  ];
+  for (const [path, init, field] of cases) {
+    const res = await k.call(path, { token: 'owner-token', ...init });
+    t.is(res.status, 422, `${path}: ${res.text}`);
+    t.is(res.body.code, 'VALIDATION_FAILED');
+    t.is(res.body.errors[0].field, field);
+    t.regex(res.body.errors[0].message, /NUL character/);
+  }
+  t.is(await workspaceCount(), before);
+});
+
+test('the moleculer-web path (a CORS request) refuses a NUL the same way', async (t) => {
+  const res = await fetch(`${k.kernel.apiUrl}/api/v1/workspaces`, { method: 'POST', headers: { authorization: 'Bearer owner-token', 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ name: 'x\u0000' }) });
+  const body = await res.json();
+  t.is(res.status, 422, JSON.stringify(body));
+  t.is(res.headers.get('access-control-allow-origin'), ORIGIN);
+  t.like(body, { code: 'VALIDATION_FAILED', errors: [{ field: 'name' }] });
+});
+
+test('without a token the answer is still 401, not a validation error', async (t) => {
+  const res = await k.call('/api/v1/workspaces', { method: 'POST', json: { name: 'a\u0000b' } });
+  t.is(res.status, 401);
+});
+
+test('a node output carrying a NUL is stored with U+FFFD instead of failing the run', async (t) => {
+  const wf = await k.createWorkflow('owner-token', { name: 'nul-out', steps: [{ id: 's', type: 'trigger', next: ['h'] }, { id: 'h', type: 'http', config: { url: upstreamUrl, method: 'GET' }, next: [] }] });
+  const res = await k.call(`/api/v1/workflows/${wf.id}/run`, { method: 'POST', token: 'owner-token', json: { input: {}, wait: true } });
+  t.is(res.status, 200, res.text);
+  t.is(res.body.status, 'completed', res.text);
+  const run = await k.call(`/api/v1/workflows/runs/${res.body.id ?? res.body.run_id}`, { token: 'owner-token' });
+  const step = run.body.steps.find((s: { step_id: string }) => s.step_id === 'h');
+  t.is(JSON.stringify(step.output).includes('a\\ufffdb') || JSON.stringify(step.output).includes('a\ufffdb'), true, JSON.stringify(step.output));
+});
