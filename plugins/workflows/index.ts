@@ -107,7 +107,7 @@ export default {
     this.nodeTypes = new NodeTypeRegistry(this.broker);
     this.definitions = new DefinitionStore(this.sql);
     this.bindings = new BindingStore(this.sql);
-    this.runs = new RunStore(this.sql);
+    this.runs = new RunStore(this.sql, { commitSlots: this.env.WORKFLOW_COMMIT_SLOTS });
     this.runQueries = new RunQueries(this.sql);
     this.control = new RunControl(this.sql);
     this.webhooks = new WebhookCache(this.bindings);

@@ -1,4 +1,5 @@
 import { json, type Sql } from './sql.ts';
+import { GroupCommit } from './group-commit.ts';
 import type { Commit, NewRun, ReceiptRow, RunEvent, RunRow } from './run-types.ts';
 
 const RECEIPT_COLUMNS = 'step_id text, status text, attempt int, input jsonb, output jsonb, error jsonb, taken jsonb, directive jsonb, uncertain boolean, carried_from uuid, started_at timestamptz, finished_at timestamptz, execute_ms real';
@@ -14,32 +15,6 @@ const INSERT_RECEIPTS = (runParam: string, entityParam: string, source: string) 
     error = EXCLUDED.error, taken = EXCLUDED.taken, directive = EXCLUDED.directive, uncertain = EXCLUDED.uncertain,
     started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, execute_ms = EXCLUDED.execute_ms`;
 
-/**
- * One step's commit: receipts, events and the run's seq (and status when it ends) in ONE
- * statement. A step commit changes no indexed column of the run row (the lease is renewed by
- * LeaseKeeper, not here), so PostgreSQL updates it in place (HOT) without touching its indexes.
- */
-const COMMIT_SQL = `
-WITH u AS (
-  UPDATE workflow_runs SET
-    seq = seq + $4,
-    status = COALESCE($5::varchar, status),
-    lease_owner = CASE WHEN $5::varchar IS NULL THEN lease_owner ELSE NULL END,
-    lease_expires_at = CASE WHEN $5::varchar IS NULL THEN lease_expires_at ELSE $9::timestamptz END,
-    output = CASE WHEN $5::varchar IS NULL THEN output ELSE $6::jsonb END,
-    error = CASE WHEN $5::varchar IS NULL THEN error ELSE $7::jsonb END,
-    pause = CASE WHEN $5::varchar IS NULL THEN pause ELSE $8::jsonb END,
-    finished_at = CASE WHEN $5::varchar IN ('completed', 'failed') THEN now() ELSE finished_at END,
-    updated_at = now()
-  WHERE id = $1 AND status = 'running' AND lease_owner = $2
-  RETURNING seq
-), r AS (${INSERT_RECEIPTS('$1', '$3', `u, ${receiptsFrom('$10')}`)}
-), e AS (
-  INSERT INTO workflow_run_events (run_id, seq, type, data)
-  SELECT $1, u.seq - $4 + (x.value->>'rel')::int, x.value->>'type', x.value->'data' FROM u, jsonb_array_elements($11::jsonb) AS x(value)
-)
-SELECT seq FROM u`;
-
 const CREATE_SQL = `
 WITH w AS (
   INSERT INTO workflow_runs (id, entity_id, workflow_id, workflow_version, binding_id, workspace_id, owner_id, trigger_type, status, snapshot, trigger, variables,
@@ -51,6 +26,27 @@ WITH w AS (
 ), e AS (
   INSERT INTO workflow_run_events (run_id, seq, type, data)
   SELECT $1, (x.value->>'rel')::int, x.value->>'type', x.value->'data' FROM w, jsonb_array_elements($22::jsonb) AS x(value)
+)
+SELECT id, entity_id, status, seq FROM w`;
+
+/** CREATE_SQL for several runs at once (group commit). */
+const CREATE_MANY_SQL = `
+WITH c AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, entity_id varchar, workflow_id uuid, workflow_version int, binding_id uuid, workspace_id uuid, owner_id varchar,
+    trigger_type varchar, status varchar, snapshot jsonb, trigger jsonb, variables jsonb, retry_of uuid, root_run_id uuid, retry_from_step varchar, invalidated jsonb,
+    lineage_attempt int, inline boolean, lease_owner varchar, lease_seconds float8, receipts jsonb, events jsonb, n int)
+), w AS (
+  INSERT INTO workflow_runs (id, entity_id, workflow_id, workflow_version, binding_id, workspace_id, owner_id, trigger_type, status, snapshot, trigger, variables,
+    retry_of, root_run_id, retry_from_step, invalidated, lineage_attempt, inline, lease_owner, lease_expires_at, started_at, seq)
+  SELECT id, entity_id, workflow_id, workflow_version, binding_id, workspace_id, owner_id, trigger_type, status, snapshot, COALESCE(trigger, 'null'::jsonb), COALESCE(variables, '{}'::jsonb),
+    retry_of, root_run_id, retry_from_step, COALESCE(invalidated, 'null'::jsonb), lineage_attempt, inline, lease_owner,
+    now() + make_interval(secs => lease_seconds), CASE WHEN status = 'running' THEN now() END, n
+  FROM c
+  RETURNING id, entity_id, status, seq
+), r AS (${INSERT_RECEIPTS('c.id', 'c.entity_id', `c JOIN w ON w.id = c.id, ${receiptsFrom('c.receipts')}`)}
+), e AS (
+  INSERT INTO workflow_run_events (run_id, seq, type, data)
+  SELECT c.id, (x.value->>'rel')::int, x.value->>'type', x.value->'data' FROM c JOIN w ON w.id = c.id, jsonb_array_elements(c.events) AS x(value)
 )
 SELECT id, entity_id, status, seq FROM w`;
 
@@ -94,14 +90,33 @@ export type ClaimedRun = RunRow & { old_status: string; old_owner: string | null
 export type CreatedRun = Pick<RunRow, 'id' | 'entity_id' | 'status' | 'seq'>;
 
 /** Run rows, receipts and events: the engine's writes (each one statement) and the reads it needs. */
+/** an error PostgreSQL answered for the statement (a SQLSTATE): its transaction was rolled back */
+const refusedByDatabase = (err: unknown): boolean => typeof (err as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((err as { code: string }).code);
+
+type CommitItem = { run: { id: string; entity_id: string }; owner: string; c: Commit };
+type CreateOptions = { status: 'pending' | 'running'; leaseOwner: string | null; leaseSeconds: number; receipts?: ReceiptRow[]; events?: RunEvent[] };
+type CreateItem = { run: NewRun; opts: CreateOptions };
+
 export class RunStore {
-  constructor(private readonly sql: Sql) {}
+  /** step commits of concurrent runs, grouped under load (see GroupCommit) */
+  private readonly commits: GroupCommit<CommitItem, number | undefined>;
+  /** new run rows, grouped the same way */
+  private readonly creates: GroupCommit<CreateItem, CreatedRun>;
+
+  constructor(private readonly sql: Sql, opts: { commitSlots: number } = { commitSlots: 1 }) {
+    this.commits = new GroupCommit({ one: (i) => this.commitOne(i), many: (items) => this.commitMany(items) }, { maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase });
+    this.creates = new GroupCommit({ one: (i) => this.createOne(i), many: (items) => this.createMany(items) }, { maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase });
+  }
 
   /**
    * Commits a new run (with any receipts carried from an earlier attempt, and its first events).
    * Only after this resolves may its id go on the queue.
    */
-  async create(run: NewRun, opts: { status: 'pending' | 'running'; leaseOwner: string | null; leaseSeconds: number; receipts?: ReceiptRow[]; events?: RunEvent[] }): Promise<CreatedRun> {
+  create(run: NewRun, opts: CreateOptions): Promise<CreatedRun> {
+    return this.creates.submit({ run, opts });
+  }
+
+  private async createOne({ run, opts }: CreateItem): Promise<CreatedRun> {
     const row = await this.sql.one<CreatedRun>(
       CREATE_SQL,
       [
@@ -115,20 +130,47 @@ export class RunStore {
     return row!;
   }
 
+  private async createMany(items: CreateItem[]): Promise<CreatedRun[]> {
+    const records = items.map(({ run, opts }) => ({
+      id: run.id, entity_id: run.entity_id, workflow_id: run.workflow_id, workflow_version: run.workflow_version, binding_id: run.binding_id, workspace_id: run.workspace_id,
+      owner_id: run.owner_id, trigger_type: run.trigger_type, status: opts.status, snapshot: run.snapshot, trigger: run.trigger ?? null, variables: run.variables,
+      retry_of: run.retry_of ?? null, root_run_id: run.root_run_id ?? run.id, retry_from_step: run.retry_from_step ?? null, invalidated: run.invalidated ?? null,
+      lineage_attempt: run.lineage_attempt ?? 1, inline: run.inline ?? false, lease_owner: opts.leaseOwner, lease_seconds: opts.leaseSeconds,
+      receipts: opts.receipts ?? [], events: packEvents(opts.events ?? []), n: (opts.events ?? []).length,
+    }));
+    const rows = await this.sql.rows<CreatedRun>(CREATE_MANY_SQL, [json(records)], 'wf_run_create_many');
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return items.map((i) => {
+      const row = byId.get(i.run.id);
+      if (!row) throw new Error(`run ${i.run.id} was not created`);
+      return row;
+    });
+  }
+
   /** Takes the run for this worker, or undefined when another worker holds it or it is not runnable. */
   async claim(runId: string, owner: string, leaseSeconds: number): Promise<ClaimedRun | undefined> {
     return this.sql.one<ClaimedRun>(CLAIM_SQL, [runId, owner, leaseSeconds], 'wf_run_claim');
   }
 
   /** Commits receipts and events (and a final status) while this worker still holds the run; the new seq, else undefined. */
-  async commit(run: { id: string; entity_id: string }, owner: string, c: Commit): Promise<number | undefined> {
-    const f = c.finish;
-    const row = await this.sql.one<{ seq: number }>(
-      COMMIT_SQL,
-      [run.id, owner, run.entity_id, c.events.length, f?.status ?? null, json(f?.output ?? null), json(f?.error ?? null), json(f?.pause ?? null), f?.resumeAt ?? null, json(c.receipts), json(packEvents(c.events))],
-      'wf_run_commit',
-    );
-    return row?.seq;
+  commit(run: { id: string; entity_id: string }, owner: string, c: Commit): Promise<number | undefined> {
+    return this.commits.submit({ run, owner, c });
+  }
+
+  private async commitOne(item: CommitItem): Promise<number | undefined> {
+    return (await this.commitMany([item]))[0];
+  }
+
+  /** The commits as one call of workflow_commit_runs (migrations/002): a run no longer this worker's gets undefined. */
+  private async commitMany(items: CommitItem[]): Promise<(number | undefined)[]> {
+    const records = items.map(({ run, owner, c }) => ({
+      run_id: run.id, owner, entity_id: run.entity_id, n: c.events.length, status: c.finish?.status ?? null, output: c.finish?.output ?? null, error: c.finish?.error ?? null,
+      pause: c.finish?.pause ?? null, resume_at: c.finish?.resumeAt ?? null, receipts: c.receipts, events: packEvents(c.events),
+    }));
+    const rows = await this.sql.rows<{ committed_run: string; new_seq: number }>('SELECT committed_run, new_seq FROM workflow_commit_runs($1::jsonb)', [json(records)], 'wf_run_commit');
+    // rows come in record order, without the records that were skipped
+    let next = 0;
+    return items.map((i) => (rows[next]?.committed_run === i.run.id ? rows[next++].new_seq : undefined));
   }
 
   async receipts(runId: string): Promise<ReceiptRow[]> {

@@ -1,0 +1,55 @@
+/**
+ * Group commit: statements submitted while `maxInFlight` batches are already at the database
+ * wait and go together in the next batch (one statement, one transaction, one WAL flush),
+ * instead of one round trip each. Nothing waits on purpose: a submission with a free slot goes
+ * at once, alone, so a quiet system pays no latency; under load, batches grow by themselves.
+ * A batch the database refused (`rolledBack(err)`: the statement failed, so nothing of it
+ * happened) is retried item by item, so one bad item fails only its own submitter; any other
+ * failure (a connection lost mid-commit: the outcome is unknown) fails the whole batch, because
+ * repeating a commit that did land would apply it twice.
+ */
+export class GroupCommit<T, R> {
+  private readonly queue: { item: T; resolve(r: R): void; reject(e: unknown): void }[] = [];
+  private inFlight = 0;
+
+  constructor(
+    private readonly write: { many(items: T[]): Promise<R[]>; one(item: T): Promise<R> },
+    private readonly opts: { maxInFlight: number; maxBatch: number; rolledBack(err: unknown): boolean },
+  ) {}
+
+  submit(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.opts.maxInFlight && this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.opts.maxBatch);
+      this.inFlight++;
+      void this.flush(batch).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(batch: GroupCommit<T, R>['queue']): Promise<void> {
+    if (batch.length === 1) {
+      const [only] = batch;
+      await this.write.one(only.item).then(only.resolve, only.reject);
+      return;
+    }
+    try {
+      const results = await this.write.many(batch.map((b) => b.item));
+      batch.forEach((b, i) => b.resolve(results[i]));
+    } catch (err) {
+      if (!this.opts.rolledBack(err)) {
+        for (const b of batch) b.reject(err);
+        return;
+      }
+      await Promise.all(batch.map((b) => this.write.one(b.item).then(b.resolve, b.reject)));
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import test from 'ava';
+import { Sequelize, QueryTypes } from 'sequelize';
+import { startWorkflowsKernel, linearWorkflow, type WorkflowsKernel } from './workflows-helpers.ts';
+import { newRunOf } from '../plugins/workflows/run-launch.ts';
+import type { WorkflowsService } from '../plugins/workflows/service.ts';
+import type { ReceiptRow } from '../plugins/workflows/store/run-types.ts';
+
+let k: WorkflowsKernel;
+let svc: WorkflowsService;
+let sql: Sequelize;
+test.before(async () => {
+  k = await startWorkflowsKernel('wf_group_commit');
+  svc = k.kernel.broker.getLocalService('workflows') as unknown as WorkflowsService;
+  sql = new Sequelize(k.db.url, { logging: false });
+});
+test.after.always(async () => {
+  await sql?.close();
+  await k?.close();
+});
+
+const receipt = (step_id: string, output: unknown): ReceiptRow => {
+  const at = new Date().toISOString();
+  return { step_id, status: 'completed', attempt: 1, input: null, output, error: null, taken: [], directive: null, uncertain: false, carried_from: null, started_at: at, finished_at: at, execute_ms: 0.1 };
+};
+
+test('concurrent creates and commits are grouped, and each run keeps its own lease guard, receipts and event order', async (t) => {
+  const wf = await k.createWorkflow('owner-token', linearWorkflow('grouped'));
+  const definition = await svc.definitions.get('e-1', wf.id);
+  const runs = Array.from({ length: 40 }, (_, i) => newRunOf(definition, { owner_id: 'u-owner', trigger_type: 'manual', trigger: { i } }));
+  const created = await Promise.all(runs.map((run) => svc.runs.create(run, { status: 'running', leaseOwner: 'me', leaseSeconds: 60, events: [{ type: 'run.created', data: {} }, { type: 'run.started', data: {} }], receipts: [receipt('start', { i: run.trigger })] })));
+  t.deepEqual(created.map((c) => c.id), runs.map((r) => r.id));
+  t.true(created.every((c) => c.seq === 2 && c.status === 'running'));
+
+  // every fifth commit comes from a worker that does not hold the run: it must change nothing
+  const seqs = await Promise.all(
+    runs.map((run, i) =>
+      svc.runs.commit(run, i % 5 === 0 ? 'not-me' : 'me', {
+        receipts: [receipt('middle', { n: i, nul: 'a\u0000b' })],
+        events: [{ type: 'step.started', data: { step_id: 'middle' } }, { type: 'step.finished', data: { step_id: 'middle', status: 'completed' } }],
+        finish: i % 2 === 0 ? { status: 'completed', output: { n: i } } : undefined,
+      }),
+    ),
+  );
+  t.deepEqual(seqs, runs.map((_, i) => (i % 5 === 0 ? undefined : 4)));
+
+  const rows = await sql.query<{ id: string; status: string; seq: number; output: unknown; receipts: number; events: number[] }>(
+    `SELECT r.id, r.status, r.seq, r.output,
+       (SELECT count(*)::int FROM workflow_step_receipts s WHERE s.run_id = r.id) AS receipts,
+       (SELECT array_agg(seq ORDER BY seq) FROM workflow_run_events e WHERE e.run_id = r.id) AS events
+     FROM workflow_runs r WHERE r.id = ANY($1::uuid[])`,
+    { bind: [runs.map((r) => r.id)], type: QueryTypes.SELECT },
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  runs.forEach((run, i) => {
+    const row = byId.get(run.id)!;
+    if (i % 5 === 0) t.like(row, { status: 'running', seq: 2, receipts: 1 }, `run ${i} untouched`);
+    else {
+      t.like(row, { status: i % 2 === 0 ? 'completed' : 'running', seq: 4, receipts: 2 }, `run ${i}`);
+      if (i % 2 === 0) t.deepEqual(row.output, { n: i });
+    }
+    // the packed step row sits at the seq of its finished frame
+    t.deepEqual(row.events, i % 5 === 0 ? [1, 2] : [1, 2, 4], `events of run ${i}`);
+  });
+});
+
+test('two commits of one run in one group are applied in order, each seeing the last', async (t) => {
+  const wf = await k.createWorkflow('owner-token', linearWorkflow('twice'));
+  const definition = await svc.definitions.get('e-1', wf.id);
+  const blockers = Array.from({ length: 5 }, () => newRunOf(definition, { owner_id: 'u-owner', trigger_type: 'manual', trigger: null }));
+  const run = newRunOf(definition, { owner_id: 'u-owner', trigger_type: 'manual', trigger: null });
+  await Promise.all([...blockers, run].map((r) => svc.runs.create(r, { status: 'running', leaseOwner: 'me', leaseSeconds: 60, events: [{ type: 'run.created', data: {} }] })));
+  // the blockers take the free slot, so both commits of `run` wait and go in the same group
+  const step = (id: string) => ({ receipts: [receipt(id, id)], events: [{ type: 'step.started', data: { step_id: id } }, { type: 'step.finished', data: { step_id: id, status: 'completed' } }] });
+  const [, first, second] = await Promise.all([Promise.all(blockers.map((b) => svc.runs.commit(b, 'me', step('x')))), svc.runs.commit(run, 'me', step('a')), svc.runs.commit(run, 'me', { ...step('b'), finish: { status: 'completed', output: 'done' } })]);
+  t.is(first, 3);
+  t.is(second, 5);
+  const [row] = await sql.query<{ status: string; seq: number; events: number[] }>(
+    'SELECT status, seq, (SELECT array_agg(seq ORDER BY seq) FROM workflow_run_events e WHERE e.run_id = r.id) AS events FROM workflow_runs r WHERE id = $1',
+    { bind: [run.id], type: QueryTypes.SELECT },
+  );
+  t.deepEqual(row, { status: 'completed', seq: 5, events: [1, 3, 5] });
+});
