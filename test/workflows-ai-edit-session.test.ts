@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { extractJsonObject } from '../plugins/workflows/ai-edit/extract.ts';
 import { changesFrom } from '../plugins/workflows/ai-edit/changes.ts';
 import { runAiEdit, MAX_ROUNDS, type AiEditEvent } from '../plugins/workflows/ai-edit/session.ts';
-import type { ChatMessage } from '../plugins/workflows/ai-edit/prompt.ts';
+import type { ChatMessage } from '../kernel/models-contract.ts';
 
 const ndjson = (lines: unknown[]) => Readable.from(lines.map((l) => `${JSON.stringify(l)}\n`));
 const reply = (text: string) => ndjson([{ type: 'delta', text: text.slice(0, 5) }, { type: 'delta', text: text.slice(5) }, { type: 'done', text, model: 'm-1', api_key_id: 'k', usage: { input_tokens: 10, output_tokens: 3 } }]);

@@ -135,6 +135,9 @@ test.serial('bad input is a 422 naming the field; another entity\'s workflow or 
   const wrongType = await aiEdit({ prompt: 'x', definition: 'not an object' });
   t.is(wrongType.status, 422);
   t.true(JSON.stringify(wrongType.body).includes('definition'));
+  const badSteps = await aiEdit({ prompt: 'x', definition: { name: 'w', steps: 'not a list' } });
+  t.is(badSteps.status, 422);
+  t.true(JSON.stringify(badSteps.body).includes('definition.steps'));
   const wf = await k.createWorkflow('owner-token', HELLO);
   const calls = provider.requests.length;
   const foreign = await aiEdit({ prompt: 'x', workflow_id: wf.id }, 'other-token');

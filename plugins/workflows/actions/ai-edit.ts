@@ -1,10 +1,10 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { Context } from 'moleculer';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
-import { MODELS_CHAT_STREAM_ACTION } from '../../../kernel/models-contract.ts';
+import { MODELS_CHAT_STREAM_ACTION, type ChatMessage } from '../../../kernel/models-contract.ts';
 import { entityOf } from '../../../kernel/tenancy/identity.ts';
 import { draftProblems } from '../ai-edit/draft-check.ts';
-import { requestMessage, systemPrompt, type ChatMessage } from '../ai-edit/prompt.ts';
+import { requestMessage, systemPrompt } from '../ai-edit/prompt.ts';
 import { runAiEdit, type AiEditEvent } from '../ai-edit/session.ts';
 import type { DefinitionBody } from '../definitions/validate.ts';
 import type { WorkflowsAction } from '../service.ts';
@@ -46,7 +46,7 @@ export const aiEdit: WorkflowsAction = {
   params: {
     prompt: { type: 'string', min: 1, max: 8000, trim: true },
     workflow_id: { type: 'string', min: 1, max: 64, optional: true },
-    definition: { type: 'object', optional: true },
+    definition: { type: 'object', optional: true, props: { steps: { type: 'array', items: 'object', max: 500 } } },
     api_key_id: { type: 'string', min: 1, max: 64, optional: true },
     model: { type: 'string', min: 1, max: 200, optional: true },
   },
@@ -64,7 +64,7 @@ export const aiEdit: WorkflowsAction = {
     const system = systemPrompt(this.nodeTypes.list());
     const open = async (messages: ChatMessage[]): Promise<Readable> => {
       try {
-        return (await ctx.call(MODELS_CHAT_STREAM_ACTION, { messages, system, api_key_id: p.api_key_id, model: p.model, max_tokens: MAX_TOKENS }, { meta: ctx.meta, timeout: 0 })) as Readable;
+        return (await ctx.call(MODELS_CHAT_STREAM_ACTION, { messages, system, api_key_id: p.api_key_id, model: p.model, max_tokens: MAX_TOKENS }, { timeout: 0 })) as Readable;
       } catch (err) {
         if (isMissingService(err)) throw ERRORS.SERVICE_UNAVAILABLE('AI editing needs model provider keys, and the models package is not loaded on this deployment.');
         throw err;
@@ -106,8 +106,12 @@ export const aiEdit: WorkflowsAction = {
       },
       { prompt: p.prompt, base, baseRef },
     )
-      .catch((err: { code?: number; type?: string; message?: string; title?: string }) => {
-        if (!closed) stream.write(frame({ type: 'ai.error', data: { status: typeof err.code === 'number' ? err.code : 500, code: err.type ?? 'INTERNAL_ERROR', title: err.title ?? 'AI editing failed', detail: err.message ?? String(err) } }));
+      .catch((err: { code?: unknown; type?: unknown; message?: string }) => {
+        if (closed) return;
+        // a problem error (a model call refused, say) is told as it is; anything else only by name, as a 500 is
+        const known = typeof err.code === 'number' && err.code >= 400 && err.code < 600 && typeof err.type === 'string' && err.type !== 'INTERNAL_ERROR';
+        if (!known) this.logger.error({ err }, 'ai-edit failed');
+        stream.write(frame({ type: 'ai.error', data: known ? { status: err.code as number, code: err.type as string, title: 'AI editing failed', detail: String(err.message) } : { status: 500, code: 'INTERNAL_ERROR', title: 'AI editing failed', detail: 'An unexpected error occurred.' } }));
       })
       .finally(end);
     const meta = ctx.meta as Record<string, unknown>;

@@ -2,20 +2,18 @@ import type { Context } from 'moleculer';
 import { identityOf, entityOf } from '../../../kernel/tenancy/identity.ts';
 import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
 import { WORKFLOWS_ERR } from '../errors.ts';
-import { definitionProblems, type DefinitionBody } from '../definitions/validate.ts';
+import { checkDefinition, type DefinitionBody } from '../definitions/validate.ts';
 import { definitionView, triggerTypeOf } from '../store/definitions.ts';
 import { DEFINITION_PARAMS, DEFINITION_SCHEMA, ID_PARAM } from '../schemas.ts';
 import type { WorkflowsAction, WorkflowsService } from '../service.ts';
 
 /** Rejects the save (422, every problem by step id) unless the definition is sound. */
 export function checkedBody(svc: WorkflowsService, body: DefinitionBody): { body: DefinitionBody; triggerType: string } {
-  const steps = body.steps.map((s) => ({ ...s, config: s.config ?? {}, next: s.next ?? [] }));
-  const normalised = { ...body, steps };
-  const problems = definitionProblems(normalised, (type) => svc.nodeTypes.get(type)?.description);
+  const { body: normalised, problems } = checkDefinition(body, (type) => svc.nodeTypes.get(type)?.description);
   if (problems.length) {
     throw WORKFLOWS_ERR.INVALID_DEFINITION(`The workflow has ${problems.length} problem(s): ${problems.map((p) => p.message).join(' ')}`, { errors: problems });
   }
-  const entry = steps.find((s) => svc.nodeTypes.get(s.type)?.description.entry);
+  const entry = normalised.steps.find((s) => svc.nodeTypes.get(s.type)?.description.entry);
   return { body: normalised, triggerType: triggerTypeOf(normalised, entry?.type) };
 }
 

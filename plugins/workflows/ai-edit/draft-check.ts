@@ -1,6 +1,6 @@
 import type { ServiceBroker } from 'moleculer';
 import { DEFINITION_PARAMS } from '../schemas.ts';
-import { definitionProblems, type DefinitionBody, type DefinitionProblem } from '../definitions/validate.ts';
+import { checkDefinition, type DefinitionBody, type DefinitionProblem } from '../definitions/validate.ts';
 import type { NodeTypeRegistry } from '../engine/node-types.ts';
 
 type Check = (value: unknown) => true | { type: string; field?: string; message?: string }[];
@@ -26,7 +26,5 @@ export function draftProblems(broker: ServiceBroker, nodeTypes: NodeTypeRegistry
   const body = structuredClone(draft);
   const shape = shapeCheck(broker)(body);
   if (shape !== true) return { problems: shape.map((e) => ({ field: e.field ?? '', message: e.message ?? e.type, type: e.type })) };
-  const steps = (body.steps as DefinitionBody['steps']).map((s) => ({ ...s, config: s.config ?? {}, next: s.next ?? [] }));
-  const normalised = { ...(body as unknown as DefinitionBody), steps };
-  return { body: normalised, problems: definitionProblems(normalised, (type) => nodeTypes.get(type)?.description) };
+  return checkDefinition(body as unknown as DefinitionBody, (type) => nodeTypes.get(type)?.description);
 }

@@ -2,7 +2,6 @@ import type { DefinitionBody, DefinitionProblem } from '../definitions/validate.
 import type { NodeTypeEntry } from '../engine/node-types.ts';
 import type { ChatMessage } from '../../../kernel/models-contract.ts';
 
-export type { ChatMessage };
 
 const RULES = `You design workflows for a workflow engine. A workflow definition is JSON:
 {"name": string, "description": string, "trigger_type": "manual"|"webhook"|"schedule"|"event"|"workspace_event", "steps": [Step], "variables": object}

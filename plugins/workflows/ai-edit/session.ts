@@ -2,8 +2,8 @@ import type { Readable } from 'node:stream';
 import type { DefinitionBody, DefinitionProblem } from '../definitions/validate.ts';
 import { changesFrom } from './changes.ts';
 import { extractJsonObject } from './extract.ts';
-import { readChatStream } from '../../../kernel/models-contract.ts';
-import { repairMessage, requestMessage, type ChatMessage } from './prompt.ts';
+import { readChatStream, type ChatMessage } from '../../../kernel/models-contract.ts';
+import { repairMessage, requestMessage } from './prompt.ts';
 
 /** The SSE events of `POST /ai-edit`, in order (documented in the README). */
 export type AiEditEvent =

@@ -122,3 +122,9 @@ export function definitionProblems(body: DefinitionBody, typeOf: (type: string) 
   }
   return problems;
 }
+
+/** The definition as a save stores it (each step's `config` and `next` defaulted), with every reason it could not be saved. */
+export function checkDefinition(body: DefinitionBody, typeOf: (type: string) => NodeTypeDescription | undefined): { body: DefinitionBody; problems: DefinitionProblem[] } {
+  const normalised = { ...body, steps: body.steps.map((s) => ({ ...s, config: s.config ?? {}, next: s.next ?? [] })) };
+  return { body: normalised, problems: definitionProblems(normalised, typeOf) };
+}

@@ -18,6 +18,23 @@ import type { MigrationContext } from '../../../kernel/db/migrations.ts';
  * (HOT) without touching its indexes; only the final one (status, lease) does.
  */
 export async function up({ context: { sequelize, transaction } }: { context: MigrationContext }): Promise<void> {
+  // a run's receipts, inserted or (same step again) replaced: the one writer of receipts, for
+  // new runs (store/runs.ts CREATE_SQL) and step commits alike. PL/pgSQL, not SQL: it keeps its
+  // plan per connection, where a SQL function plans its INSERT again on every call
+  await sequelize.query(
+    `CREATE FUNCTION workflow_put_receipts(run uuid, entity text, receipts jsonb) RETURNS void LANGUAGE plpgsql AS $fn$
+     BEGIN
+       INSERT INTO workflow_step_receipts (run_id, step_id, entity_id, status, attempt, input, output, error, taken, directive, uncertain, carried_from, started_at, finished_at, execute_ms)
+       SELECT run, x.step_id, entity, x.status, x.attempt, x.input, x.output, x.error, x.taken, x.directive, x.uncertain, x.carried_from, x.started_at, x.finished_at, x.execute_ms
+       FROM jsonb_to_recordset(receipts) AS x(step_id text, status text, attempt int, input jsonb, output jsonb, error jsonb, taken jsonb, directive jsonb,
+         uncertain boolean, carried_from uuid, started_at timestamptz, finished_at timestamptz, execute_ms real)
+       ON CONFLICT (run_id, step_id) DO UPDATE SET status = EXCLUDED.status, attempt = EXCLUDED.attempt, input = EXCLUDED.input, output = EXCLUDED.output,
+         error = EXCLUDED.error, taken = EXCLUDED.taken, directive = EXCLUDED.directive, uncertain = EXCLUDED.uncertain,
+         started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, execute_ms = EXCLUDED.execute_ms;
+     END
+     $fn$`,
+    { transaction },
+  );
   await sequelize.query(
     `CREATE FUNCTION workflow_commit_runs(batch jsonb) RETURNS TABLE (committed_run uuid, new_seq integer) LANGUAGE plpgsql AS $fn$
      DECLARE
@@ -39,13 +56,7 @@ export async function up({ context: { sequelize, transaction } }: { context: Mig
          RETURNING r.seq INTO new_seq;
          CONTINUE WHEN NOT FOUND;
          committed_run := c.run_id;
-         INSERT INTO workflow_step_receipts (run_id, step_id, entity_id, status, attempt, input, output, error, taken, directive, uncertain, carried_from, started_at, finished_at, execute_ms)
-         SELECT c.run_id, x.step_id, c.entity_id, x.status, x.attempt, x.input, x.output, x.error, x.taken, x.directive, x.uncertain, x.carried_from, x.started_at, x.finished_at, x.execute_ms
-         FROM jsonb_to_recordset(c.receipts) AS x(step_id text, status text, attempt int, input jsonb, output jsonb, error jsonb, taken jsonb, directive jsonb,
-           uncertain boolean, carried_from uuid, started_at timestamptz, finished_at timestamptz, execute_ms real)
-         ON CONFLICT (run_id, step_id) DO UPDATE SET status = EXCLUDED.status, attempt = EXCLUDED.attempt, input = EXCLUDED.input, output = EXCLUDED.output,
-           error = EXCLUDED.error, taken = EXCLUDED.taken, directive = EXCLUDED.directive, uncertain = EXCLUDED.uncertain,
-           started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, execute_ms = EXCLUDED.execute_ms;
+         PERFORM workflow_put_receipts(c.run_id, c.entity_id, c.receipts);
          INSERT INTO workflow_run_events (run_id, seq, type, data)
          SELECT c.run_id, new_seq - c.n + (x.value->>'rel')::int, x.value->>'type', x.value->'data' FROM jsonb_array_elements(c.events) AS x(value);
          RETURN NEXT;

@@ -2,35 +2,12 @@ import { json, type Sql } from './sql.ts';
 import { GroupCommit } from './group-commit.ts';
 import type { Commit, NewRun, ReceiptRow, RunEvent, RunRow } from './run-types.ts';
 
-const RECEIPT_COLUMNS = 'step_id text, status text, attempt int, input jsonb, output jsonb, error jsonb, taken jsonb, directive jsonb, uncertain boolean, carried_from uuid, started_at timestamptz, finished_at timestamptz, execute_ms real';
-
-/** Receipts from a jsonb array parameter, for INSERT ... SELECT. */
-const receiptsFrom = (param: string) => `jsonb_to_recordset(${param}::jsonb) AS x(${RECEIPT_COLUMNS})`;
-
-const INSERT_RECEIPTS = (runParam: string, entityParam: string, source: string) => `
-  INSERT INTO workflow_step_receipts (run_id, step_id, entity_id, status, attempt, input, output, error, taken, directive, uncertain, carried_from, started_at, finished_at, execute_ms)
-  SELECT ${runParam}, x.step_id, ${entityParam}, x.status, x.attempt, x.input, x.output, x.error, x.taken, x.directive, x.uncertain, x.carried_from, x.started_at, x.finished_at, x.execute_ms
-  FROM ${source}
-  ON CONFLICT (run_id, step_id) DO UPDATE SET status = EXCLUDED.status, attempt = EXCLUDED.attempt, input = EXCLUDED.input, output = EXCLUDED.output,
-    error = EXCLUDED.error, taken = EXCLUDED.taken, directive = EXCLUDED.directive, uncertain = EXCLUDED.uncertain,
-    started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, execute_ms = EXCLUDED.execute_ms`;
-
+/**
+ * New runs (one, or several at once: group commit), each with its first receipts (written by
+ * workflow_put_receipts, migrations/002, once per new row) and events, in one statement. Only
+ * after it commits may a run's id go on the queue.
+ */
 const CREATE_SQL = `
-WITH w AS (
-  INSERT INTO workflow_runs (id, entity_id, workflow_id, workflow_version, binding_id, workspace_id, owner_id, trigger_type, status, snapshot, trigger, variables,
-    retry_of, root_run_id, retry_from_step, invalidated, lineage_attempt, inline, lease_owner, lease_expires_at, started_at, seq)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::varchar, $10::jsonb, $11::jsonb, $12::jsonb, $13, $14, $15, $16::jsonb, $17, $18, $19,
-    now() + make_interval(secs => $20), CASE WHEN $9::varchar = 'running' THEN now() END, $23)
-  RETURNING *
-), r AS (${INSERT_RECEIPTS('$1', '$2', `w, ${receiptsFrom('$21')}`)}
-), e AS (
-  INSERT INTO workflow_run_events (run_id, seq, type, data)
-  SELECT $1, (x.value->>'rel')::int, x.value->>'type', x.value->'data' FROM w, jsonb_array_elements($22::jsonb) AS x(value)
-)
-SELECT id, entity_id, status, seq FROM w`;
-
-/** CREATE_SQL for several runs at once (group commit). */
-const CREATE_MANY_SQL = `
 WITH c AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, entity_id varchar, workflow_id uuid, workflow_version int, binding_id uuid, workspace_id uuid, owner_id varchar,
     trigger_type varchar, status varchar, snapshot jsonb, trigger jsonb, variables jsonb, retry_of uuid, root_run_id uuid, retry_from_step varchar, invalidated jsonb,
@@ -43,12 +20,11 @@ WITH c AS (
     now() + make_interval(secs => lease_seconds), CASE WHEN status = 'running' THEN now() END, n
   FROM c
   RETURNING id, entity_id, status, seq
-), r AS (${INSERT_RECEIPTS('c.id', 'c.entity_id', `c JOIN w ON w.id = c.id, ${receiptsFrom('c.receipts')}`)}
 ), e AS (
   INSERT INTO workflow_run_events (run_id, seq, type, data)
   SELECT c.id, (x.value->>'rel')::int, x.value->>'type', x.value->'data' FROM c JOIN w ON w.id = c.id, jsonb_array_elements(c.events) AS x(value)
 )
-SELECT id, entity_id, status, seq FROM w`;
+SELECT w.id, w.entity_id, w.status, w.seq FROM w JOIN c ON c.id = w.id, LATERAL workflow_put_receipts(c.id, c.entity_id, c.receipts)`;
 
 const CLAIM_SQL = `
 WITH o AS (SELECT id, status AS old_status, lease_owner AS old_owner FROM workflow_runs WHERE id = $1 FOR UPDATE),
@@ -116,18 +92,8 @@ export class RunStore {
     return this.creates.submit({ run, opts });
   }
 
-  private async createOne({ run, opts }: CreateItem): Promise<CreatedRun> {
-    const row = await this.sql.one<CreatedRun>(
-      CREATE_SQL,
-      [
-        run.id, run.entity_id, run.workflow_id, run.workflow_version, run.binding_id, run.workspace_id, run.owner_id, run.trigger_type, opts.status,
-        json(run.snapshot), json(run.trigger ?? null), json(run.variables), run.retry_of ?? null, run.root_run_id ?? run.id, run.retry_from_step ?? null,
-        json(run.invalidated ?? null), run.lineage_attempt ?? 1, run.inline ?? false, opts.leaseOwner, opts.leaseSeconds,
-        json(opts.receipts ?? []), json(packEvents(opts.events ?? [])), (opts.events ?? []).length,
-      ],
-      'wf_run_create',
-    );
-    return row!;
+  private async createOne(item: CreateItem): Promise<CreatedRun> {
+    return (await this.createMany([item]))[0];
   }
 
   private async createMany(items: CreateItem[]): Promise<CreatedRun[]> {
@@ -138,7 +104,7 @@ export class RunStore {
       lineage_attempt: run.lineage_attempt ?? 1, inline: run.inline ?? false, lease_owner: opts.leaseOwner, lease_seconds: opts.leaseSeconds,
       receipts: opts.receipts ?? [], events: packEvents(opts.events ?? []), n: (opts.events ?? []).length,
     }));
-    const rows = await this.sql.rows<CreatedRun>(CREATE_MANY_SQL, [json(records)], 'wf_run_create_many');
+    const rows = await this.sql.rows<CreatedRun>(CREATE_SQL, [json(records)], 'wf_run_create');
     const byId = new Map(rows.map((r) => [r.id, r]));
     return items.map((i) => {
       const row = byId.get(i.run.id);
