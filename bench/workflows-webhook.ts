@@ -23,7 +23,7 @@ import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { freePort, pathWithThisNode, startDetached, stopAll, stopGroup, waitForStatus } from './lib/processes.ts';
 import { abbaOrder, mean, round } from './lib/stats.ts';
 import { printSummary, summarizeProfile } from './lib/cpu-profile.ts';
-import { processCpuMs } from './lib/cpu-usage.ts';
+import { processCpuSplitMs } from './lib/cpu-usage.ts';
 import { printPerf, removePerfMap, startPerf, stopPerf } from './lib/perf-profile.ts';
 
 const { values: args } = parseArgs({
@@ -113,12 +113,15 @@ async function mode(persistence: 'all' | 'errors', work: string, bareUrl: string
     const results: { side: 'A' | 'B'; reqPerSec: number; p50: number; p99: number; failed: number; cpuUsPerReq: number }[] = [];
     console.log(`\npersistence=${persistence}: ${windows} windows of ${seconds} s, ${connections} connections (A = bare node:http, B = kernel webhook)`);
     for (const [i, side] of abbaOrder(windows).entries()) {
-      const cpu0 = processCpuMs(pids[side]);
+      const cpu0 = processCpuSplitMs(pids[side]);
       const w = await load(urls[side], seconds);
-      const cpuUsPerReq = ((processCpuMs(pids[side]) - cpu0) * 1000) / Math.max(1, w.ok);
+      const cpu1 = processCpuSplitMs(pids[side]);
+      const perReq = (ms: number) => (ms * 1000) / Math.max(1, w.ok);
+      const cpuUsPerReq = perReq(cpu1.user - cpu0.user + cpu1.system - cpu0.system);
+      const systemUsPerReq = perReq(cpu1.system - cpu0.system);
       if (side === 'B') kernelAnswered += w.ok;
       results.push({ side, reqPerSec: w.reqPerSec, p50: w.p50, p99: w.p99, failed: w.failed, cpuUsPerReq });
-      console.log(`  window ${i + 1} ${side} ${side === 'A' ? 'bare  ' : 'kernel'} ${round(w.reqPerSec, 0).toString().padStart(6)} req/s  p50 ${w.p50} ms  p99 ${w.p99} ms  server CPU ${round(cpuUsPerReq, 0)} us/req${w.failed ? `  failed ${w.failed}` : ''}`);
+      console.log(`  window ${i + 1} ${side} ${side === 'A' ? 'bare  ' : 'kernel'} ${round(w.reqPerSec, 0).toString().padStart(6)} req/s  p50 ${w.p50} ms  p99 ${w.p99} ms  server CPU ${round(cpuUsPerReq, 0)} us/req (system ${round(systemUsPerReq, 0)})${w.failed ? `  failed ${w.failed}` : ''}`);
     }
     if (perf) await stopPerf(perf);
     await new Promise((r) => setTimeout(r, 500));

@@ -20,12 +20,17 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-export function processCpuMs(pid: number): number {
+/** User and system (kernel: syscalls, the TCP stack, wake-ups) CPU milliseconds of a process. */
+export function processCpuSplitMs(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // after "pid (comm) ": state is field 3; utime and stime are fields 14 and 15
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / clockTicks();
+  return { user: (Number(fields[11]) * 1000) / clockTicks(), system: (Number(fields[12]) * 1000) / clockTicks() };
+}
+
+export function processCpuMs(pid: number): number {
+  const { user, system } = processCpuSplitMs(pid);
+  return user + system;
 }
 
 /** CPU ms this process (the load generator) has used. */

@@ -1,10 +1,11 @@
 import type { ServiceBroker } from 'moleculer';
-import { RunPlan, type PlanReceipt } from './plan.ts';
-import { runStep, type StepOutcome } from './step-runner.ts';
+import { RunPlan, SETTLED, type PlanReceipt } from './plan.ts';
+import { runStep, type StepOutcome, type StepRunnerDeps } from './step-runner.ts';
 import type { NodeTypeRegistry } from './node-types.ts';
 import type { TemplateScope } from './templates.ts';
 import type { LiveEvent } from './live-events.ts';
 import type { EngineProfile } from './profile.ts';
+import { nowIso } from './clock.ts';
 import type { Approval, Commit, PauseInfo, ReceiptRow, RunEvent, RunRow, RunStatus, SavedInvocation } from '../store/run-types.ts';
 
 /** Where commits go: the database (one statement each), or memory first (errors-only persistence). */
@@ -49,12 +50,25 @@ export class RunExecutor {
   private readonly outputs = new Map<string, unknown>();
   private readonly inflight = new Map<string, Promise<void>>();
   private commitChain: Promise<unknown> = Promise.resolve();
+  /** commits asked for and not yet settled (they run one at a time, in order) */
+  private committing = 0;
   private failure?: { step_id: string; message: string; code?: string };
   private outcome?: RunOutcome;
+
+  /** what every step of this run is run with */
+  private readonly stepDeps: StepRunnerDeps;
 
   constructor(private readonly run: RunRow, existing: ReceiptRow[], private readonly deps: ExecutorDeps) {
     this.plan = RunPlan.of(run.snapshot.steps, entryStepOf(run, deps.nodeTypes));
     for (const r of existing) this.remember(r);
+    this.stepDeps = {
+      broker: deps.broker,
+      nodeTypes: deps.nodeTypes,
+      inlineWaitSeconds: deps.inlineWaitSeconds,
+      profile: deps.profile,
+      markInFlight: (marker) => this.commit([marker], { markerOnly: true }),
+      started: (id, type) => deps.publish([{ type: 'step.started', data: { step_id: id, type } }]),
+    };
   }
 
   private remember(r: ReceiptRow): void {
@@ -70,10 +84,20 @@ export class RunExecutor {
     return [...this.receipts.values()].filter((r) => r.status === 'waiting');
   }
 
+  /**
+   * Whether committing these receipts can let a step be skipped: only a settled step that did
+   * not take every one of its `next` leaves an inactive edge (an empty commit records skips
+   * decided by earlier commits that raced each other).
+   */
+  private mayDecideSkips(receipts: ReceiptRow[]): boolean {
+    if (receipts.length === 0) return true;
+    return receipts.some((r) => SETTLED.has(r.status) && (r.taken ?? []).length < (this.plan.steps.get(r.step_id)?.next.length ?? 0));
+  }
+
   /** Skip receipts that become decidable once `extra` is applied, cascading. */
   private cascadeSkips(view: Map<string, PlanReceipt>): ReceiptRow[] {
     const skips: ReceiptRow[] = [];
-    const now = new Date().toISOString();
+    const now = nowIso();
     for (;;) {
       const next = this.plan.ready(view, new Set(this.inflight.keys())).filter((d) => d.decision === 'skip');
       if (next.length === 0) return skips;
@@ -111,7 +135,7 @@ export class RunExecutor {
       if (this.outcome) return false;
       const view = new Map<string, PlanReceipt>(this.receipts);
       for (const r of receipts) view.set(r.step_id, r);
-      const skips = opts.markerOnly ? [] : this.cascadeSkips(view);
+      const skips = opts.markerOnly || !this.mayDecideSkips(receipts) ? [] : this.cascadeSkips(view);
       const all = [...receipts, ...skips];
       const typeOf = (id: string) => this.plan.steps.get(id)?.type ?? '';
       const events = this.events(all, typeOf);
@@ -142,7 +166,16 @@ export class RunExecutor {
       if (finish) this.outcome = { status: finish.status, output: finish.output, error: finish.error, pause: finish.pause ?? null };
       return true;
     };
-    const next = this.commitChain.then(work, work);
+    // no commit under way: start this one now rather than a microtask later
+    this.committing++;
+    const run = async (): Promise<boolean> => {
+      try {
+        return await work();
+      } finally {
+        this.committing--;
+      }
+    };
+    const next = this.committing === 1 ? run() : this.commitChain.then(run, run);
     this.commitChain = next;
     return next;
   }
@@ -160,14 +193,7 @@ export class RunExecutor {
     const readyAt = this.deps.profile ? performance.now() : 0;
     const task = (async () => {
       const outcome = await runStep(
-        {
-          broker: this.deps.broker,
-          nodeTypes: this.deps.nodeTypes,
-          inlineWaitSeconds: this.deps.inlineWaitSeconds,
-          profile: this.deps.profile,
-          markInFlight: (marker) => this.commit([marker], { markerOnly: true }),
-          started: (id, type) => this.deps.publish([{ type: 'step.started', data: { step_id: id, type } }]),
-        },
+        this.stepDeps,
         this.run,
         step,
         input,
@@ -198,7 +224,7 @@ export class RunExecutor {
     const uncertain = stale.filter((r) => r.uncertain);
     for (const r of stale) this.receipts.delete(r.step_id);
     if (uncertain.length === 0) return;
-    const now = new Date().toISOString();
+    const now = nowIso();
     const marked = uncertain.map((r) => ({ ...r, status: 'needs_reconciliation' as const, finished_at: now, error: { message: 'the step was in flight when its worker stopped; its external effect is uncertain: reconcile it (POST /runs/{run_id}/step) before retrying', code: 'UNCERTAIN_EFFECT' } }));
     this.failure = { step_id: marked[0].step_id, message: `step '${marked[0].step_id}' has an uncertain external effect and needs reconciliation`, code: 'UNCERTAIN_EFFECT' };
     await this.commit(marked, { finishFailed: true });
@@ -212,7 +238,7 @@ export class RunExecutor {
       return p?.kind === 'timer' && p.resume_at !== null && Date.parse(p.resume_at) <= now;
     });
     if (due.length === 0) return;
-    const at = new Date().toISOString();
+    const at = nowIso();
     const step = (id: string) => this.plan.steps.get(id)!;
     await this.commit(due.map((r) => ({ ...r, status: 'completed' as const, finished_at: at, output: { waited_until: (r.directive?.pause as PauseInfo).resume_at }, taken: step(r.step_id).next })));
   }
@@ -233,7 +259,7 @@ export class RunExecutor {
       if (blocked) {
         const error = { message: `the approved invocation was not repeated: ${blocked}`, code: 'LIFECYCLE_BLOCKED' };
         this.failure ??= { step_id: r.step_id, ...error };
-        await this.commit([{ ...r, status: 'failed', finished_at: new Date().toISOString(), error }]);
+        await this.commit([{ ...r, status: 'failed', finished_at: nowIso(), error }]);
         continue;
       }
       this.start(r.step_id, { invocation: pause.invocation!, approval: pause.approval!, attempt: r.attempt + 1 });

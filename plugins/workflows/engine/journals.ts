@@ -22,6 +22,8 @@ export class DeferredJournal implements Journal {
   private readonly events: RunEvent[] = [];
   private db?: DbJournal;
   private chain: Promise<unknown> = Promise.resolve();
+  /** writes queued on the chain and not yet settled */
+  private pending = 0;
 
   constructor(private readonly store: RunStore, private readonly run: NewRun, private readonly owner: string, private readonly leaseSeconds: number) {}
 
@@ -33,23 +35,34 @@ export class DeferredJournal implements Journal {
 
   /** Writes the run so far; later commits go straight to the database. */
   promote(): Promise<void> {
+    this.pending++;
     const next = this.chain.then(() => this.flush());
-    this.chain = next.catch(() => undefined);
+    this.chain = next.catch(() => undefined).finally(() => this.pending--);
     return next;
   }
 
   commit(c: Commit): Promise<number | undefined> {
+    // the common case, nothing written yet or under way: keep it in memory at once
+    if (!this.db && this.pending === 0 && (!c.finish || c.finish.status === 'completed')) {
+      this.keep(c);
+      return Promise.resolve(this.events.length);
+    }
+    this.pending++;
     const next = this.chain.then(async () => {
       if (this.db) return this.db.commit(c);
       if (c.finish && c.finish.status !== 'completed') {
         await this.flush();
         return this.db!.commit(c);
       }
-      for (const r of c.receipts) this.receipts.set(r.step_id, r);
-      this.events.push(...c.events);
+      this.keep(c);
       return this.events.length;
     });
-    this.chain = next.catch(() => undefined);
+    this.chain = next.catch(() => undefined).finally(() => this.pending--);
     return next;
+  }
+
+  private keep(c: Commit): void {
+    for (const r of c.receipts) this.receipts.set(r.step_id, r);
+    this.events.push(...c.events);
   }
 }

@@ -3,6 +3,7 @@ import type { ServiceBroker } from 'moleculer';
 import { callNode, type NodeResult } from './node-call.ts';
 import { hasUncertainEffect, type NodeTypeRegistry } from './node-types.ts';
 import { resolveTemplates, type TemplateScope } from './templates.ts';
+import { nowIso } from './clock.ts';
 import type { StepDefinition } from '../definitions/validate.ts';
 import type { EngineProfile } from './profile.ts';
 import type { Approval, PauseInfo, ReceiptRow, RunRow, SavedInvocation } from '../store/run-types.ts';
@@ -47,10 +48,10 @@ export async function runStep(
   /** an approved runtime-approval wait: repeat exactly this invocation, with the approval */
   approved?: { invocation: SavedInvocation; approval: Approval; attempt: number },
 ): Promise<StepOutcome | undefined> {
-  const startedAt = new Date().toISOString();
+  const startedAt = nowIso();
   const attempt = approved?.attempt ?? 1;
   const base = { step_id: step.id, attempt, input, taken: null, directive: null, uncertain: false, carried_from: null, started_at: startedAt };
-  const done = (fields: Partial<ReceiptRow>): ReceiptRow => ({ ...base, output: null, error: null, execute_ms: null, finished_at: new Date().toISOString(), status: 'completed', ...fields }) as ReceiptRow;
+  const done = (fields: Partial<ReceiptRow>): ReceiptRow => ({ ...base, output: null, error: null, execute_ms: null, finished_at: nowIso(), status: 'completed', ...fields }) as ReceiptRow;
   const entry = deps.nodeTypes.get(step.type);
   if (!entry) return { receipt: done({ status: 'failed', error: { message: `node type '${step.type}' is not loaded on any node`, code: 'NODE_TYPE_UNAVAILABLE' } }) };
   if (entry.description.skip_at_runtime) return { receipt: done({ status: 'skipped', output: input ?? null, taken: step.next }) };
