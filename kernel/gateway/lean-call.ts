@@ -75,11 +75,26 @@ export function createLeanCall(gateway: LeanGateway, opts: LeanOptions): (req: I
     r.$requestId = requestId;
     r.query = query;
     const call = { route: alias.route, endpoint, passReqRes: alias.passReqResToParams === true, pathParams: found.params, query, requestId };
-    const fail = (err: unknown) => failRequest(gateway.logger, req, res, err, requestId);
-    if (!withBody) perform(gateway, req, res, call).catch(fail);
-    else parseJson(req, res, (err) => (err ? fail(err) : perform(gateway, req, res, call).catch(fail)));
+    if (!withBody) performOrFail(gateway, req, res, call);
+    else parseJson(req, res, (err) => (err ? failRequest(gateway.logger, req, res, err, requestId) : performOrFail(gateway, req, res, call)));
     return true;
   };
+}
+
+type Call = Parameters<typeof perform>[3];
+
+// no closures made per request: under tsx (keepNames) each named closure costs an Object.defineProperty
+function performOrFail(gateway: LeanGateway, req: IncomingMessage, res: ServerResponse, call: Call): void {
+  perform(gateway, req, res, call).catch((err) => failRequest(gateway.logger, req, res, err, call.requestId));
+}
+
+/** What authentication may call, with the request's meta and call options. */
+class RequestCaller implements Caller {
+  constructor(readonly meta: Record<string, unknown>, private readonly broker: ServiceBroker, private readonly options: Record<string, unknown>) {}
+
+  call(action: string, params: object): Promise<unknown> {
+    return this.broker.call(action, params, this.options);
+  }
 }
 
 async function perform(
@@ -96,7 +111,7 @@ async function perform(
   const action = c.endpoint.action;
   assertAcceptedMediaType(req, Array.isArray(action.accepts) ? (action.accepts as string[]) : ['application/json']);
   const callOptions = { ...c.route.callOptions, meta, requestID: c.requestId };
-  const caller: Caller = { meta, call: (name, p) => gateway.broker.call(name, p, callOptions) };
+  const caller = new RequestCaller(meta, gateway.broker, callOptions);
   meta.user = (await authenticateRequest(gateway.broker, caller, req, action, gateway.identities)) ?? null;
   assertNoNul(params);
   const data = await gateway.broker.call(c.endpoint as never, params, callOptions);

@@ -31,15 +31,19 @@ export function installRequestListener(gateway: Gateway, opts: { gate: SwapGate;
     const direct = exact.get(`${req.method} ${path}`);
     if (direct) return serveDirect(direct, req, res);
     if (opts.accessLog) accessLog(gateway, req, res);
-    const pass = () => listeners.forEach((l) => l(req, res));
-    if (!path.startsWith('/api/v1')) return pass();
-    if (!opts.gate.active) return void (opts.leanCall?.(req, res) || pass());
+    if (!path.startsWith('/api/v1')) return passOn(listeners, req, res);
+    if (!opts.gate.active) return void (opts.leanCall?.(req, res) || passOn(listeners, req, res));
     const found = gateway.resolveAlias(path, req.method ?? 'GET');
     const action = found ? found.alias?.action : undefined;
     const held = action ? opts.gate.wait(action.slice(0, action.lastIndexOf('.'))) : opts.gate.idle();
-    if (held) held.then(pass, pass);
-    else pass();
+    if (held) held.then(() => passOn(listeners, req, res), () => passOn(listeners, req, res));
+    else passOn(listeners, req, res);
   });
+}
+
+/** hands a request to moleculer-web's own listeners */
+function passOn(listeners: Handler[], req: IncomingMessage, res: ServerResponse): void {
+  for (const listener of listeners) void listener(req, res);
 }
 
 function serveDirect(handler: Handler, req: IncomingMessage, res: ServerResponse): void {

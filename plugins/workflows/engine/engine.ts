@@ -22,6 +22,21 @@ export function runIdOfJob(jobId: string): string {
 
 export type Respond = NonNullable<StepOutcome['respond']>;
 
+/** a folded entry step never has an uncertain effect (see foldedEntry) */
+async function refuseInFlight(): Promise<boolean> {
+  return false;
+}
+
+/** a folded entry step's start is announced with its receipt */
+function ignoreStart(): void {}
+
+/** `InlineRun.detach` of a run committing to `journal` */
+function detacherOf(journal: Journal): () => Promise<void> {
+  return async () => {
+    if (journal instanceof DeferredJournal) await journal.promote();
+  };
+}
+
 export interface InlineRun {
   run_id: string;
   /** settles with the run's outcome (or when the run goes on in the background) */
@@ -39,10 +54,14 @@ export class Engine {
   /** set by a benchmark to see where the time goes */
   profile?: EngineProfile;
 
+  /** why a run may not act now, for its executor (made once: see foldedEntry) */
+  private readonly lifecycle: (run: RunRow) => Promise<string | undefined>;
+
   constructor(
     private readonly deps: { broker: ServiceBroker; store: RunStore; nodeTypes: NodeTypeRegistry; live: LiveEvents; queue: JobQueue; env: Env },
   ) {
     this.owner = `${deps.broker.nodeID}:${randomUUID().slice(0, 8)}`;
+    this.lifecycle = (run) => this.lifecycleBlock(run);
   }
 
   get queue(): JobQueue {
@@ -65,7 +84,7 @@ export class Engine {
       inlineWaitSeconds: this.deps.env.WORKFLOW_INLINE_WAIT_SECONDS,
       publish: this.publisher(run),
       onRespond,
-      lifecycle: (r) => this.lifecycleBlock(r),
+      lifecycle: this.lifecycle,
       profile: this.profile,
     });
   }
@@ -129,7 +148,8 @@ export class Engine {
     const step = draft.snapshot.steps.find((s) => s.id === entryStepOf(draft, this.deps.nodeTypes));
     if (!step) return undefined;
     const outcome = await runStep(
-      { broker: this.deps.broker, nodeTypes: this.deps.nodeTypes, inlineWaitSeconds: 0, markInFlight: async () => false, started: () => undefined, profile: this.profile },
+      // functions declared once, not closures per run: under tsx (keepNames) each named closure costs an Object.defineProperty
+      { broker: this.deps.broker, nodeTypes: this.deps.nodeTypes, inlineWaitSeconds: 0, markInFlight: refuseInFlight, started: ignoreStart, profile: this.profile },
       draft,
       step,
       draft.trigger ?? null,
@@ -176,9 +196,7 @@ export class Engine {
       run_id: row.id,
       finished,
       responded,
-      detach: async () => {
-        if (journal instanceof DeferredJournal) await journal.promote();
-      },
+      detach: detacherOf(journal),
     };
   }
 }

@@ -26,6 +26,8 @@ export interface ExecutorDeps {
   profile?: EngineProfile;
 }
 
+type CommitOptions = { finishFailed?: boolean; finish?: StepOutcome['finish']; markerOnly?: boolean };
+
 export interface RunOutcome {
   status: RunStatus | 'lost';
   output?: unknown;
@@ -116,68 +118,79 @@ export class RunExecutor {
     return Object.fromEntries(leaves.map((r) => [r.step_id, r.output]));
   }
 
-  private events(receipts: ReceiptRow[], typeOf: (id: string) => string): RunEvent[] {
+  private typeOf(stepId: string): string {
+    return this.plan.steps.get(stepId)?.type ?? '';
+  }
+
+  private events(receipts: ReceiptRow[]): RunEvent[] {
     const out: RunEvent[] = [];
     for (const r of receipts) {
       if (r.status === 'skipped') out.push({ type: 'step.skipped', data: { step_id: r.step_id } });
-      else if (r.status === 'running') out.push({ type: 'step.started', data: { step_id: r.step_id, type: typeOf(r.step_id), uncertain: true } });
+      else if (r.status === 'running') out.push({ type: 'step.started', data: { step_id: r.step_id, type: this.typeOf(r.step_id), uncertain: true } });
       else {
-        if (!this.receipts.has(r.step_id)) out.push({ type: 'step.started', data: { step_id: r.step_id, type: typeOf(r.step_id), started_at: r.started_at } });
+        if (!this.receipts.has(r.step_id)) out.push({ type: 'step.started', data: { step_id: r.step_id, type: this.typeOf(r.step_id), started_at: r.started_at } });
         out.push({ type: 'step.finished', data: { step_id: r.step_id, status: r.status, finished_at: r.finished_at, error: r.error ?? undefined } });
       }
     }
     return out;
   }
 
-  /** Commits receipts (plus the skips and final status they lead to), one commit at a time. */
-  private commit(receipts: ReceiptRow[], opts: { finishFailed?: boolean; finish?: StepOutcome['finish']; markerOnly?: boolean } = {}): Promise<boolean> {
-    const work = async (): Promise<boolean> => {
-      if (this.outcome) return false;
-      const view = new Map<string, PlanReceipt>(this.receipts);
-      for (const r of receipts) view.set(r.step_id, r);
-      const skips = opts.markerOnly || !this.mayDecideSkips(receipts) ? [] : this.cascadeSkips(view);
-      const all = [...receipts, ...skips];
-      const typeOf = (id: string) => this.plan.steps.get(id)?.type ?? '';
-      const events = this.events(all, typeOf);
-      let finish: Commit['finish'];
-      const others = [...this.inflight.keys()].filter((id) => !receipts.some((r) => r.step_id === id));
-      if (opts.finish) finish = opts.finish.status === 'failed' ? { status: 'failed', error: { message: opts.finish.error ?? 'stopped', step_id: receipts[0]?.step_id } } : { status: 'completed', output: opts.finish.output ?? null };
-      else if (opts.finishFailed || (this.failure && others.length === 0)) finish = { status: 'failed', error: this.failure };
-      else if (!opts.markerOnly && others.length === 0 && !this.failure && this.plan.ready(view, new Set()).every((d) => d.decision !== 'run')) {
-        const waits = [...view.entries()].filter(([, r]) => r.status === 'waiting').map(([id]) => id);
-        if (waits.length) {
-          const pause = (this.receipts.get(waits[0])?.directive?.pause ?? all.find((r) => r.step_id === waits[0])?.directive?.pause) as PauseInfo;
-          finish = { status: 'paused', pause, resumeAt: pause.kind === 'timer' ? pause.resume_at : null };
-        } else {
-          for (const r of all) this.remember(r);
-          finish = { status: 'completed', output: this.finalOutput() };
-        }
-      }
-      if (finish) events.push({ type: finish.status === 'paused' ? 'run.paused' : 'run.finished', data: { status: finish.status, error: finish.error ?? undefined, pause: finish.pause ?? undefined } });
-      const t0 = this.deps.profile ? performance.now() : 0;
-      const seq = await this.deps.journal.commit({ receipts: all, events, finish });
-      this.deps.profile?.add('commit', performance.now() - t0);
-      if (seq === undefined) {
-        this.outcome = { status: 'lost' };
-        return false;
-      }
-      for (const r of all) this.remember(r);
-      this.deps.publish(events.map((e, i) => ({ id: seq - events.length + 1 + i, ...e })));
-      if (finish) this.outcome = { status: finish.status, output: finish.output, error: finish.error, pause: finish.pause ?? null };
-      return true;
-    };
-    // no commit under way: start this one now rather than a microtask later
+  /**
+   * Commits receipts (plus the skips and final status they lead to), one commit at a time, in
+   * the order asked for; with none under way it starts at once rather than a microtask later.
+   */
+  private commit(receipts: ReceiptRow[], opts: CommitOptions = {}): Promise<boolean> {
     this.committing++;
-    const run = async (): Promise<boolean> => {
-      try {
-        return await work();
-      } finally {
-        this.committing--;
-      }
-    };
-    const next = this.committing === 1 ? run() : this.commitChain.then(run, run);
+    const next = this.committing === 1 ? this.commitInTurn(receipts, opts) : this.commitChain.then(
+      () => this.commitInTurn(receipts, opts),
+      () => this.commitInTurn(receipts, opts),
+    );
     this.commitChain = next;
     return next;
+  }
+
+  private async commitInTurn(receipts: ReceiptRow[], opts: CommitOptions): Promise<boolean> {
+    try {
+      return await this.commitNow(receipts, opts);
+    } finally {
+      this.committing--;
+    }
+  }
+
+  // methods, not closures made per commit: under tsx (keepNames) each named closure costs an Object.defineProperty
+  private async commitNow(receipts: ReceiptRow[], opts: CommitOptions): Promise<boolean> {
+    if (this.outcome) return false;
+    const view = new Map<string, PlanReceipt>(this.receipts);
+    for (const r of receipts) view.set(r.step_id, r);
+    const skips = opts.markerOnly || !this.mayDecideSkips(receipts) ? [] : this.cascadeSkips(view);
+    const all = [...receipts, ...skips];
+    const events = this.events(all);
+    let finish: Commit['finish'];
+    const others = [...this.inflight.keys()].filter((id) => !receipts.some((r) => r.step_id === id));
+    if (opts.finish) finish = opts.finish.status === 'failed' ? { status: 'failed', error: { message: opts.finish.error ?? 'stopped', step_id: receipts[0]?.step_id } } : { status: 'completed', output: opts.finish.output ?? null };
+    else if (opts.finishFailed || (this.failure && others.length === 0)) finish = { status: 'failed', error: this.failure };
+    else if (!opts.markerOnly && others.length === 0 && !this.failure && this.plan.ready(view, new Set()).every((d) => d.decision !== 'run')) {
+      const waits = [...view.entries()].filter(([, r]) => r.status === 'waiting').map(([id]) => id);
+      if (waits.length) {
+        const pause = (this.receipts.get(waits[0])?.directive?.pause ?? all.find((r) => r.step_id === waits[0])?.directive?.pause) as PauseInfo;
+        finish = { status: 'paused', pause, resumeAt: pause.kind === 'timer' ? pause.resume_at : null };
+      } else {
+        for (const r of all) this.remember(r);
+        finish = { status: 'completed', output: this.finalOutput() };
+      }
+    }
+    if (finish) events.push({ type: finish.status === 'paused' ? 'run.paused' : 'run.finished', data: { status: finish.status, error: finish.error ?? undefined, pause: finish.pause ?? undefined } });
+    const t0 = this.deps.profile ? performance.now() : 0;
+    const seq = await this.deps.journal.commit({ receipts: all, events, finish });
+    this.deps.profile?.add('commit', performance.now() - t0);
+    if (seq === undefined) {
+      this.outcome = { status: 'lost' };
+      return false;
+    }
+    for (const r of all) this.remember(r);
+    this.deps.publish(events.map((e, i) => ({ id: seq - events.length + 1 + i, ...e })));
+    if (finish) this.outcome = { status: finish.status, output: finish.output, error: finish.error, pause: finish.pause ?? null };
+    return true;
   }
 
   private inputsOf(stepId: string): { input: unknown; inputs: Record<string, unknown> } {

@@ -33,6 +33,13 @@ function errorOf(err: unknown, timeout: unknown): { message: string; code: strin
   return { message: e?.message ?? String(err), code: e?.name === 'BlockedTargetError' ? 'BLOCKED_TARGET' : (e?.type ?? 'NODE_ERROR') };
 }
 
+type ReceiptBase = Pick<ReceiptRow, 'step_id' | 'attempt' | 'input' | 'taken' | 'directive' | 'uncertain' | 'carried_from' | 'started_at'>;
+
+/** The receipt of a step that stopped now: completed unless `fields` say otherwise. */
+function done(base: ReceiptBase, fields: Partial<ReceiptRow>): ReceiptRow {
+  return { ...base, output: null, error: null, execute_ms: null, finished_at: nowIso(), status: 'completed', ...fields } as ReceiptRow;
+}
+
 /**
  * Runs one step: resolves its config against committed data, calls its node type's
  * `execute` (after committing an in-flight marker when the step has an uncertain effect) and
@@ -50,18 +57,17 @@ export async function runStep(
 ): Promise<StepOutcome | undefined> {
   const startedAt = nowIso();
   const attempt = approved?.attempt ?? 1;
-  const base = { step_id: step.id, attempt, input, taken: null, directive: null, uncertain: false, carried_from: null, started_at: startedAt };
-  const done = (fields: Partial<ReceiptRow>): ReceiptRow => ({ ...base, output: null, error: null, execute_ms: null, finished_at: nowIso(), status: 'completed', ...fields }) as ReceiptRow;
+  const base: ReceiptBase = { step_id: step.id, attempt, input, taken: null, directive: null, uncertain: false, carried_from: null, started_at: startedAt };
   const entry = deps.nodeTypes.get(step.type);
-  if (!entry) return { receipt: done({ status: 'failed', error: { message: `node type '${step.type}' is not loaded on any node`, code: 'NODE_TYPE_UNAVAILABLE' } }) };
-  if (entry.description.skip_at_runtime) return { receipt: done({ status: 'skipped', output: input ?? null, taken: step.next }) };
+  if (!entry) return { receipt: done(base, { status: 'failed', error: { message: `node type '${step.type}' is not loaded on any node`, code: 'NODE_TYPE_UNAVAILABLE' } }) };
+  if (entry.description.skip_at_runtime) return { receipt: done(base, { status: 'skipped', output: input ?? null, taken: step.next }) };
 
   const t0 = performance.now();
   let config: Record<string, unknown>;
   try {
     config = approved ? approved.invocation.config : (resolveTemplates(step.config ?? {}, scope) as Record<string, unknown>);
   } catch (err) {
-    return { receipt: done({ status: 'failed', error: { message: `config templates: ${(err as Error).message}`, code: 'TEMPLATE_ERROR' } }) };
+    return { receipt: done(base, { status: 'failed', error: { message: `config templates: ${(err as Error).message}`, code: 'TEMPLATE_ERROR' } }) };
   }
   deps.profile?.add('template', performance.now() - t0);
   const uncertain = hasUncertainEffect(entry.description, config);
@@ -76,7 +82,7 @@ export async function runStep(
     const context = { run_id: run.id, step_id: step.id, entity_id: run.entity_id, workspace_id: run.workspace_id, attempt, ...(approved ? { approval: approved.approval } : {}) };
     ({ result, executeMs } = await callNode(deps.broker, entry, { config, input, inputs, context }, config.timeout));
   } catch (err) {
-    return { receipt: done({ status: 'failed', uncertain, error: errorOf(err, config.timeout) }) };
+    return { receipt: done(base, { status: 'failed', uncertain, error: errorOf(err, config.timeout) }) };
   }
   deps.profile?.add('execute', executeMs);
   const directive: Record<string, unknown> = {};
@@ -97,13 +103,13 @@ export async function runStep(
       invocation: { config, input, inputs },
       request,
     };
-    return { receipt: done({ ...fields, output: null, status: 'waiting', taken: null, finished_at: null, directive: { ...directive, pause } }), pause };
+    return { receipt: done(base, { ...fields, output: null, status: 'waiting', taken: null, finished_at: null, directive: { ...directive, pause } }), pause };
   }
   if (result.pause) {
     const p = result.pause;
     if (p.kind === 'timer' && (p.seconds ?? 0) <= deps.inlineWaitSeconds) {
       await sleep((p.seconds ?? 0) * 1000);
-      return { receipt: done({ ...fields, output: { waited_seconds: p.seconds ?? 0 } }) };
+      return { receipt: done(base, { ...fields, output: { waited_seconds: p.seconds ?? 0 } }) };
     }
     const pause: PauseInfo = {
       step_id: step.id,
@@ -113,9 +119,9 @@ export async function runStep(
       message: p.message ?? null,
       event: p.event ?? null,
     };
-    return { receipt: done({ ...fields, status: 'waiting', taken: null, finished_at: null, directive: { ...directive, pause } }), pause };
+    return { receipt: done(base, { ...fields, status: 'waiting', taken: null, finished_at: null, directive: { ...directive, pause } }), pause };
   }
-  if (result.finish) return { receipt: done({ ...fields, directive: { ...directive, finish: result.finish } }), finish: result.finish };
-  if (result.respond) return { receipt: done({ ...fields, directive: { ...directive, respond: true } }), respond: result.respond };
-  return { receipt: done({ ...fields, directive: Object.keys(directive).length ? directive : null }) };
+  if (result.finish) return { receipt: done(base, { ...fields, directive: { ...directive, finish: result.finish } }), finish: result.finish };
+  if (result.respond) return { receipt: done(base, { ...fields, directive: { ...directive, respond: true } }), respond: result.respond };
+  return { receipt: done(base, { ...fields, directive: Object.keys(directive).length ? directive : null }) };
 }
