@@ -68,9 +68,18 @@ export class RunExecutor {
       nodeTypes: deps.nodeTypes,
       inlineWaitSeconds: deps.inlineWaitSeconds,
       profile: deps.profile,
-      markInFlight: (marker) => this.commit([marker], { markerOnly: true }),
-      started: (id, type) => deps.publish([{ type: 'step.started', data: { step_id: id, type } }]),
+      // bound methods, not arrow functions: under tsx (keepNames) each named closure costs an Object.defineProperty
+      markInFlight: this.commitMarker.bind(this),
+      started: this.announceStart.bind(this),
     };
+  }
+
+  private commitMarker(marker: ReceiptRow): Promise<boolean> {
+    return this.commit([marker], { markerOnly: true });
+  }
+
+  private announceStart(stepId: string, type: string): void {
+    this.deps.publish([{ type: 'step.started', data: { step_id: stepId, type } }]);
   }
 
   private remember(r: ReceiptRow): void {
@@ -157,7 +166,7 @@ export class RunExecutor {
     }
   }
 
-  // methods, not closures made per commit: under tsx (keepNames) each named closure costs an Object.defineProperty
+  // a method, not a closure made per commit (see stepDeps)
   private async commitNow(receipts: ReceiptRow[], opts: CommitOptions): Promise<boolean> {
     if (this.outcome) return false;
     const view = new Map<string, PlanReceipt>(this.receipts);
