@@ -58,8 +58,8 @@ test('concurrent creates and commits are grouped, and each run keeps its own lea
       t.like(row, { status: i % 2 === 0 ? 'completed' : 'running', seq: 4, receipts: 2 }, `run ${i}`);
       if (i % 2 === 0) t.deepEqual(row.output, { n: i });
     }
-    // the packed step row sits at the seq of its finished frame
-    t.deepEqual(row.events, i % 5 === 0 ? [1, 2] : [1, 2, 4], `events of run ${i}`);
+    // the events of one commit are one row, at the seq of its last frame
+    t.deepEqual(row.events, i % 5 === 0 ? [2] : [2, 4], `events of run ${i}`);
   });
 });
 
@@ -79,4 +79,25 @@ test('two commits of one run in one group are applied in order, each seeing the 
     { bind: [run.id], type: QueryTypes.SELECT },
   );
   t.deepEqual(row, { status: 'completed', seq: 5, events: [1, 3, 5] });
+});
+
+test('events replay from any seq: from inside a commit\'s row, and from rows an earlier version wrote one per step', async (t) => {
+  const wf = await k.createWorkflow('owner-token', linearWorkflow('replay'));
+  const definition = await svc.definitions.get('e-1', wf.id);
+  const run = newRunOf(definition, { owner_id: 'u-owner', trigger_type: 'manual', trigger: null });
+  await svc.runs.create(run, { status: 'running', leaseOwner: 'me', leaseSeconds: 60, events: [{ type: 'run.created', data: {} }, { type: 'run.started', data: {} }] });
+  await svc.runs.commit(run, 'me', {
+    receipts: [receipt('a', 1)],
+    events: [{ type: 'step.started', data: { step_id: 'a' } }, { type: 'step.finished', data: { step_id: 'a' } }, { type: 'run.finished', data: { status: 'completed' } }],
+    finish: { status: 'completed', output: 1 },
+  });
+  // a row of the earlier format (a step's started and finished frames) after them
+  await sql.query("INSERT INTO workflow_run_events (run_id, seq, type, data) VALUES ($1, 7, 'step', $2::jsonb)", { bind: [run.id, JSON.stringify({ started: { step_id: 'old' }, finished: { step_id: 'old', status: 'completed' } })] });
+  const all = await svc.runQueries.eventsAfter(run.id, 0);
+  t.deepEqual(all.map((e) => [e.seq, e.type]), [[1, 'run.created'], [2, 'run.started'], [3, 'step.started'], [4, 'step.finished'], [5, 'run.finished'], [6, 'step.started'], [7, 'step.finished']]);
+  t.deepEqual(all[3].data, { step_id: 'a' });
+  const afterFour = await svc.runQueries.eventsAfter(run.id, 4);
+  t.deepEqual(afterFour.map((e) => [e.seq, e.type]), [[5, 'run.finished'], [6, 'step.started'], [7, 'step.finished']]);
+  const afterSix = await svc.runQueries.eventsAfter(run.id, 6);
+  t.deepEqual(afterSix.map((e) => [e.seq, e.type]), [[7, 'step.finished']]);
 });

@@ -59,12 +59,17 @@ export class RunQueries {
     const rows = await this.sql.rows<{ seq: number; type: string; data: Record<string, unknown> }>('SELECT seq, type, data FROM workflow_run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq', [runId, seq], 'wf_events_after');
     const frames: { seq: number; type: string; data: Record<string, unknown> }[] = [];
     for (const row of rows) {
-      if (row.type !== 'step') frames.push(row);
-      else {
-        // one row holds a step's started and finished frames (store/runs.ts packEvents)
+      // a row may hold several frames, the last at the row's seq (store/runs.ts packEvents)
+      if (row.type === 'frames') {
+        const packed = row.data.frames as { type: string; data: Record<string, unknown> }[];
+        packed.forEach((f, i) => {
+          const at = row.seq - packed.length + 1 + i;
+          if (at > seq) frames.push({ seq: at, type: f.type, data: f.data });
+        });
+      } else if (row.type === 'step') {
         if (row.seq - 1 > seq) frames.push({ seq: row.seq - 1, type: 'step.started', data: row.data.started as Record<string, unknown> });
         frames.push({ seq: row.seq, type: 'step.finished', data: row.data.finished as Record<string, unknown> });
-      }
+      } else frames.push(row);
     }
     return frames;
   }

@@ -43,23 +43,17 @@ c AS (
 SELECT * FROM c`;
 
 /**
- * Events as stored: a step's `step.started` directly followed by its `step.finished` (the
- * common case: a step that committed nothing before running) is ONE row of type `step` holding
- * both, at the seq of the finished frame (the started frame is seq - 1); every other event is a
- * row of its own. Half the rows per step; RunQueries.eventsAfter unpacks them into frames.
+ * Events as stored: the events of one commit are ONE row, of type `frames` holding them in
+ * order, at the seq of the last (frame i of n is at seq - n + 1 + i); a commit with a single
+ * event stores it as a row of its own type. A row per commit rather than per event: the rows
+ * are most of what a step commit writes. RunQueries.eventsAfter unpacks them (and rows of type
+ * `step`, a started and finished frame, written by earlier versions).
  * `rel` is the position of the row's last frame within the commit (1-based).
  */
 export function packEvents(events: RunEvent[]): { type: string; data: Record<string, unknown>; rel: number }[] {
-  const rows: { type: string; data: Record<string, unknown>; rel: number }[] = [];
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    const next = events[i + 1];
-    if (e.type === 'step.started' && next?.type === 'step.finished' && next.data.step_id === e.data.step_id) {
-      rows.push({ type: 'step', data: { started: e.data, finished: next.data }, rel: i + 2 });
-      i++;
-    } else rows.push({ type: e.type, data: e.data, rel: i + 1 });
-  }
-  return rows;
+  if (events.length === 0) return [];
+  if (events.length === 1) return [{ type: events[0].type, data: events[0].data, rel: 1 }];
+  return [{ type: 'frames', data: { frames: events.map((e) => ({ type: e.type, data: e.data })) }, rel: events.length }];
 }
 
 export type ClaimedRun = RunRow & { old_status: string; old_owner: string | null };
