@@ -54,14 +54,14 @@ export class Engine {
   /** set by a benchmark to see where the time goes */
   profile?: EngineProfile;
 
-  /** why a run may not act now, for its executor (made once: see foldedEntry) */
+  /** lifecycleBlock, bound once for every executor */
   private readonly lifecycle: (run: RunRow) => Promise<string | undefined>;
 
   constructor(
     private readonly deps: { broker: ServiceBroker; store: RunStore; nodeTypes: NodeTypeRegistry; live: LiveEvents; queue: JobQueue; env: Env },
   ) {
     this.owner = `${deps.broker.nodeID}:${randomUUID().slice(0, 8)}`;
-    this.lifecycle = (run) => this.lifecycleBlock(run);
+    this.lifecycle = this.lifecycleBlock.bind(this);
   }
 
   get queue(): JobQueue {

@@ -150,10 +150,12 @@ export class RunExecutor {
    */
   private commit(receipts: ReceiptRow[], opts: CommitOptions = {}): Promise<boolean> {
     this.committing++;
-    const next = this.committing === 1 ? this.commitInTurn(receipts, opts) : this.commitChain.then(
-      () => this.commitInTurn(receipts, opts),
-      () => this.commitInTurn(receipts, opts),
-    );
+    let next: Promise<boolean>;
+    if (this.committing === 1) next = this.commitInTurn(receipts, opts);
+    else {
+      const inTurn = () => this.commitInTurn(receipts, opts);
+      next = this.commitChain.then(inTurn, inTurn);
+    }
     this.commitChain = next;
     return next;
   }

@@ -11,6 +11,11 @@ export class DbJournal implements Journal {
   }
 }
 
+/** A commit that fails or pauses the run: the run is written in full before anyone hears of it. */
+function mustWrite(c: Commit): boolean {
+  return !!c.finish && c.finish.status !== 'completed';
+}
+
 /**
  * Errors-only persistence (WORKFLOW_RUN_PERSISTENCE=errors) for inline runs: commits stay in
  * memory, and a run that completes leaves no row. A run that fails or pauses is written in
@@ -43,14 +48,14 @@ export class DeferredJournal implements Journal {
 
   commit(c: Commit): Promise<number | undefined> {
     // the common case, nothing written yet or under way: keep it in memory at once
-    if (!this.db && this.pending === 0 && (!c.finish || c.finish.status === 'completed')) {
+    if (!this.db && this.pending === 0 && !mustWrite(c)) {
       this.keep(c);
       return Promise.resolve(this.events.length);
     }
     this.pending++;
     const next = this.chain.then(async () => {
       if (this.db) return this.db.commit(c);
-      if (c.finish && c.finish.status !== 'completed') {
+      if (mustWrite(c)) {
         await this.flush();
         return this.db!.commit(c);
       }

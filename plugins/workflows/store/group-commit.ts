@@ -13,7 +13,8 @@ export class GroupCommit<T, R> {
   private inFlight = 0;
 
   constructor(
-    private readonly write: { many(items: T[]): Promise<R[]>; one(item: T): Promise<R> },
+    /** writes the items in one statement and answers their results in order */
+    private readonly write: (items: T[]) => Promise<R[]>,
     private readonly opts: { maxInFlight: number; maxBatch: number; rolledBack(err: unknown): boolean },
   ) {}
 
@@ -36,20 +37,15 @@ export class GroupCommit<T, R> {
   }
 
   private async flush(batch: GroupCommit<T, R>['queue']): Promise<void> {
-    if (batch.length === 1) {
-      const [only] = batch;
-      await this.write.one(only.item).then(only.resolve, only.reject);
-      return;
-    }
     try {
-      const results = await this.write.many(batch.map((b) => b.item));
+      const results = await this.write(batch.map((b) => b.item));
       batch.forEach((b, i) => b.resolve(results[i]));
     } catch (err) {
-      if (!this.opts.rolledBack(err)) {
+      if (batch.length === 1 || !this.opts.rolledBack(err)) {
         for (const b of batch) b.reject(err);
         return;
       }
-      await Promise.all(batch.map((b) => this.write.one(b.item).then(b.resolve, b.reject)));
+      await Promise.all(batch.map((b) => this.write([b.item]).then((results) => b.resolve(results[0]), b.reject)));
     }
   }
 }

@@ -59,7 +59,6 @@ export function packEvents(events: RunEvent[]): { type: string; data: Record<str
 export type ClaimedRun = RunRow & { old_status: string; old_owner: string | null };
 export type CreatedRun = Pick<RunRow, 'id' | 'entity_id' | 'status' | 'seq'>;
 
-/** Run rows, receipts and events: the engine's writes (each one statement) and the reads it needs. */
 /** an error PostgreSQL answered for the statement (a SQLSTATE): its transaction was rolled back */
 const refusedByDatabase = (err: unknown): boolean => typeof (err as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((err as { code: string }).code);
 
@@ -67,6 +66,7 @@ type CommitItem = { run: { id: string; entity_id: string }; owner: string; c: Co
 type CreateOptions = { status: 'pending' | 'running'; leaseOwner: string | null; leaseSeconds: number; receipts?: ReceiptRow[]; events?: RunEvent[] };
 type CreateItem = { run: NewRun; opts: CreateOptions };
 
+/** Run rows, receipts and events: the engine's writes (each one statement) and the reads it needs. */
 export class RunStore {
   /** step commits of concurrent runs, grouped under load (see GroupCommit) */
   private readonly commits: GroupCommit<CommitItem, number | undefined>;
@@ -74,8 +74,8 @@ export class RunStore {
   private readonly creates: GroupCommit<CreateItem, CreatedRun>;
 
   constructor(private readonly sql: Sql, opts: { commitSlots: number } = { commitSlots: 1 }) {
-    this.commits = new GroupCommit({ one: (i) => this.commitOne(i), many: (items) => this.commitMany(items) }, { maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase });
-    this.creates = new GroupCommit({ one: (i) => this.createOne(i), many: (items) => this.createMany(items) }, { maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase });
+    this.commits = new GroupCommit((items: CommitItem[]) => this.commitMany(items), { maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase });
+    this.creates = new GroupCommit((items: CreateItem[]) => this.createMany(items), { maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase });
   }
 
   /**
@@ -84,10 +84,6 @@ export class RunStore {
    */
   create(run: NewRun, opts: CreateOptions): Promise<CreatedRun> {
     return this.creates.submit({ run, opts });
-  }
-
-  private async createOne(item: CreateItem): Promise<CreatedRun> {
-    return (await this.createMany([item]))[0];
   }
 
   private async createMany(items: CreateItem[]): Promise<CreatedRun[]> {
@@ -115,10 +111,6 @@ export class RunStore {
   /** Commits receipts and events (and a final status) while this worker still holds the run; the new seq, else undefined. */
   commit(run: { id: string; entity_id: string }, owner: string, c: Commit): Promise<number | undefined> {
     return this.commits.submit({ run, owner, c });
-  }
-
-  private async commitOne(item: CommitItem): Promise<number | undefined> {
-    return (await this.commitMany([item]))[0];
   }
 
   /** The commits as one call of workflow_commit_runs (migrations/002): a run no longer this worker's gets undefined. */
