@@ -43,6 +43,8 @@ const CASES: [string, string, Init?][] = [
   ['a form body (moleculer-web both ways)', '/api/v1/greeter/echo', json('name=ada', 'application/x-www-form-urlencoded')],
   ['a POST to a GET route (404)', '/api/v1/greeter/hello', json('{}')],
   ['a JSON body to an upload route (415)', '/api/v1/greeter/upload', json('{}')],
+  ['a path parameter', '/api/v1/greeter/named/ada%20lovelace'],
+  ['a badly encoded path parameter (400)', '/api/v1/greeter/named/%ZZ'],
 ];
 
 for (const [what, path, init] of CASES) {
@@ -93,4 +95,13 @@ test.serial('a GET or a JSON POST does not go through api.rest; a call with an O
   t.is((await full('/api/v1/greeter/hello', { token: 'owner-token' })).status, 200);
   t.is((await lean('/api/v1/greeter/echo', { ...json('name=x', 'application/x-www-form-urlencoded'), token: 'owner-token' })).status, 415, 'only JSON is accepted, but moleculer-web says so');
   t.is(restCalls(), before + 2);
+});
+
+test('a badly encoded path parameter is a 400 problem, with or without a token, and the server goes on serving', async (t) => {
+  for (const token of [undefined, 'owner-token']) {
+    const res = await lean('/api/v1/greeter/named/%ZZ', { token });
+    t.is(res.status, 400);
+    t.regex(res.headers.get('content-type') ?? '', /problem\+json/);
+  }
+  t.deepEqual((await lean('/api/v1/greeter/named/ada')).body, { name: 'ada' });
 });

@@ -150,7 +150,7 @@ test('spans from two nodes reach the collector as one OTLP trace', async (t) => 
   await Promise.all([front.start(), back.start()]);
   await front.waitForServices('back', 20_000);
 
-  t.deepEqual(await front.call('front.run', { qty: 21 }), { doubled: 42 });
+  t.deepEqual(await front.call('front.run', { qty: 21, password: 'hunter22', options: { deep: { api_key: 'sk-live-123', flag: true } } }), { doubled: 42 });
   await t.throwsAsync(front.call('front.fail'), { message: 'boom' });
   await eventHandled;
   const before = BigInt(Date.now() - 60_000) * 1_000_000n;
@@ -208,6 +208,12 @@ test('spans from two nodes reach the collector as one OTLP trace', async (t) => 
   t.deepEqual(attribute(work.attributes, 'params.note'), { stringValue: 'hello' });
   t.deepEqual(attribute(work.attributes, 'params.ratio'), { doubleValue: 0.5 });
   t.deepEqual(attribute(work.attributes, 'params.options.deep.flag'), { boolValue: true });
+  // with tracingOptions (the front node) secrets never leave in a span, at any depth
+  t.deepEqual(attribute(run_.attributes, 'params.qty'), { intValue: '21' });
+  t.deepEqual(attribute(run_.attributes, 'params.password'), { stringValue: '[redacted]' });
+  t.deepEqual(attribute(run_.attributes, 'params.options.deep.api_key'), { stringValue: '[redacted]' });
+  t.deepEqual(attribute(run_.attributes, 'params.options.deep.flag'), { boolValue: true });
+  t.false(/hunter22|sk-live-123/.test(JSON.stringify(spans)));
   t.is(run_.status, undefined);
   t.is(work.status, undefined);
 

@@ -9,6 +9,7 @@ import { failRequest, type FailLogger } from './fail.ts';
 import { assertAcceptedMediaType, hasBody, isJson, mediaTypeOf } from './content-type.ts';
 import bodyParser from 'body-parser';
 import { assertNoNul } from './nul-check.ts';
+import { aliasOf } from './resolve-alias.ts';
 import ApiGateway from 'moleculer-web';
 
 /** What the lean path needs of moleculer-web's service (methods it already has). */
@@ -62,7 +63,7 @@ export function createLeanCall(gateway: LeanGateway, opts: LeanOptions): (req: I
     if (gateway.broker.isTracingEnabled()) return false;
     const { url, query } = gateway.parseQueryString(req);
     const path = url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url;
-    const found = gateway.resolveAlias(path, req.method!);
+    const found = aliasOf(gateway, path, req.method!);
     if (!found) return false;
     const { alias } = found;
     if (!alias.action || alias.handler || alias.type === 'stream' || alias.type === 'multipart' || opts.blacklisted(alias.action)) return false;

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { SwapGate } from '../capabilities/swap-gate.ts';
 import { requestIdOf } from './request-id.ts';
 import { sendProblem } from './send.ts';
+import { aliasOf } from './resolve-alias.ts';
 
 export type Gateway = {
   server: Server;
@@ -33,7 +34,7 @@ export function installRequestListener(gateway: Gateway, opts: { gate: SwapGate;
     if (opts.accessLog) accessLog(gateway, req, res);
     if (!path.startsWith('/api/v1')) return passOn(listeners, req, res);
     if (!opts.gate.active) return void (opts.leanCall?.(req, res) || passOn(listeners, req, res));
-    const found = gateway.resolveAlias(path, req.method ?? 'GET');
+    const found = aliasOf(gateway, path, req.method ?? 'GET');
     const action = found ? found.alias?.action : undefined;
     const held = action ? opts.gate.wait(action.slice(0, action.lastIndexOf('.'))) : opts.gate.idle();
     if (held) held.then(() => passOn(listeners, req, res), () => passOn(listeners, req, res));

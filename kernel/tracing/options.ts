@@ -1,5 +1,6 @@
 import type { BrokerOptions } from 'moleculer';
 import { OtlpTraceExporter } from './otlp-exporter.ts';
+import { redactSecretKeys } from '../secrets/redact.ts';
 
 export interface TracingEnv {
   OTEL_ENABLED: boolean;
@@ -18,7 +19,13 @@ export function tracingOptions(env: TracingEnv): BrokerOptions['tracing'] {
     enabled: true,
     // moleculer traces actions by default, events only when asked
     events: true,
+    // spans carry the params (moleculer's default) with secrets left out: a password, an API key
+    tags: { action: paramsTags, event: paramsTags },
     // moleculer accepts an exporter instance at runtime; its typings list only the built-in ones
     exporter: [exporter as never],
   };
+}
+
+function paramsTags(ctx: { params: unknown }): Record<string, unknown> {
+  return { params: redactSecretKeys(ctx.params) };
 }

@@ -1,10 +1,10 @@
+import { REDACTED, SECRET_KEY } from '../../../kernel/secrets/redact.ts';
+
 /**
  * The sanitised trace of a run: values under secret-looking keys are replaced, secret values
  * (those under secret-looking keys of the run's variables and trigger) are scrubbed wherever
  * they appear, and outputs larger than the bound are summarised.
  */
-const SECRET_KEY = /pass(word|phrase)?|secret|token|api[-_]?key|authorization|cookie|credential|private[-_]?key|signature/i;
-export const REDACTED = '[redacted]';
 
 /** String values found under secret-looking keys (at any depth). */
 export function secretValues(...sources: unknown[]): string[] {

@@ -1,0 +1,27 @@
+/** Keys whose values are secrets wherever they appear: passwords, tokens, API keys, cookies... */
+export const SECRET_KEY = /pass(word|phrase)?|secret|token|api[-_]?key|authorization|cookie|credential|private[-_]?key|signature/i;
+export const REDACTED = '[redacted]';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A copy of `value` fit to leave the process (a trace span, say): every value under a
+ * secret-looking key, at any depth, is replaced, and what is not plain data (a request or
+ * response object, a stream) is left out.
+ */
+export function redactSecretKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactSecretKeys);
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (SECRET_KEY.test(key)) out[key] = REDACTED;
+      else if (item === null || typeof item !== 'object' || Array.isArray(item) || isPlainObject(item)) out[key] = redactSecretKeys(item);
+    }
+    return out;
+  }
+  return value;
+}
