@@ -58,6 +58,12 @@ for (const [what, path, init] of CASES) {
   });
 }
 
+test('a +json body is parsed like application/json', async (t) => {
+  const res = await lean('/api/v1/greeter/echo', { ...json('{"name":"ada"}', 'application/vnd.api+json'), token: 'owner-token' });
+  t.is(res.status, 200);
+  t.deepEqual(res.body, { name: 'ada' });
+});
+
 test('no token, a malformed token and an unknown token are 401 on the lean path', async (t) => {
   for (const init of [{}, { headers: { Authorization: 'Bearer' } }, { token: 'nobody-has-this-token' }]) {
     const res = await lean('/api/v1/greeter/hello', init);

@@ -3,7 +3,7 @@ import type { Context, ServiceSchema } from 'moleculer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateRequest, IDENTITY_INVALIDATED_EVENT, type IdentityInvalidation } from './authenticate.ts';
 import { IdentityCache } from './identity-cache.ts';
-import { assertAcceptedMediaType } from './content-type.ts';
+import { assertAcceptedMediaType, JSON_BODY_TYPES } from './content-type.ts';
 import { assertNoNul } from './nul-check.ts';
 import { requestIdOf } from './request-id.ts';
 import { sendProblem } from './send.ts';
@@ -72,7 +72,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
           mergeParams: true,
           logging: false,
           cors: opts.corsOrigins.length ? { origin: opts.corsOrigins, credentials: true, maxAge: 600 } : undefined,
-          bodyParsers: { json: { limit: opts.bodyLimit, strict: false }, urlencoded: { extended: true, limit: opts.bodyLimit } },
+          bodyParsers: { json: { limit: opts.bodyLimit, strict: false, type: JSON_BODY_TYPES }, urlencoded: { extended: true, limit: opts.bodyLimit } },
           busboyConfig: { limits: { files: 10, fileSize: opts.uploadLimitBytes } },
           rateLimit: opts.rateLimitPerMinute > 0 ? { window: 60_000, limit: opts.rateLimitPerMinute, headers: true, key: (req: Req) => req.socket.remoteAddress ?? 'unknown' } : undefined,
           onBeforeCall(ctx: Context, _route: unknown, req: Req) {

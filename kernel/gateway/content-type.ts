@@ -8,7 +8,10 @@ export function mediaTypeOf(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
-/** application/json or a +json type (application/vnd.api+json, ...). */
+/** The media types parsed as JSON bodies, as body-parser takes them (its default is application/json only). */
+export const JSON_BODY_TYPES = ['application/json', 'application/*+json'];
+
+/** application/json or a +json type (application/vnd.api+json, ...): JSON_BODY_TYPES. */
 export function isJson(mediaType: string): boolean {
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]*\+json$/.test(mediaType);
 }

@@ -6,7 +6,7 @@ import type { IdentityCache } from './identity-cache.ts';
 import { requestIdOf } from './request-id.ts';
 import { clientIp } from './client-ip.ts';
 import { failRequest, type FailLogger } from './fail.ts';
-import { assertAcceptedMediaType, hasBody, isJson, mediaTypeOf } from './content-type.ts';
+import { assertAcceptedMediaType, hasBody, isJson, JSON_BODY_TYPES, mediaTypeOf } from './content-type.ts';
 import bodyParser from 'body-parser';
 import { assertNoNul } from './nul-check.ts';
 import { aliasOf } from './resolve-alias.ts';
@@ -54,7 +54,7 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
  * tracing on): moleculer-web then serves the request as before.
  */
 export function createLeanCall(gateway: LeanGateway, opts: LeanOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const parseJson = bodyParser.json({ limit: opts.bodyLimit, strict: false }) as BodyParser;
+  const parseJson = bodyParser.json({ limit: opts.bodyLimit, strict: false, type: JSON_BODY_TYPES }) as BodyParser;
   return (req, res) => {
     if (!METHODS.has(req.method ?? '') || (opts.corsEnabled && req.headers.origin !== undefined)) return false;
     const withBody = hasBody(req);
