@@ -4,6 +4,7 @@ import { extractJsonObject } from '../plugins/workflows/ai-edit/extract.ts';
 import { changesFrom } from '../plugins/workflows/ai-edit/changes.ts';
 import { runAiEdit, MAX_ROUNDS, type AiEditEvent } from '../plugins/workflows/ai-edit/session.ts';
 import type { ChatMessage } from '../kernel/models-contract.ts';
+import { requestMessage } from '../plugins/workflows/ai-edit/prompt.ts';
 
 const ndjson = (lines: unknown[]) => Readable.from(lines.map((l) => `${JSON.stringify(l)}\n`));
 const reply = (text: string) => ndjson([{ type: 'delta', text: text.slice(0, 5) }, { type: 'delta', text: text.slice(5) }, { type: 'done', text, model: 'm-1', api_key_id: 'k', usage: { input_tokens: 10, output_tokens: 3 } }]);
@@ -26,7 +27,9 @@ test('changes name the steps added, removed and changed', (t) => {
 async function session(replies: Readable[], check: (d: Record<string, unknown>) => { problems: { field: string; message: string; type: string }[] }) {
   const events: AiEditEvent[] = [];
   const calls: ChatMessage[][] = [];
-  await runAiEdit({ openModel: async (m) => (calls.push(structuredClone(m)), replies.shift()!), check: (d) => ({ body: d as never, problems: check(d).problems }), emit: (e) => events.push(e), closed: () => false }, { prompt: 'make it' });
+  const openModel = async (m: ChatMessage[]) => (calls.push(structuredClone(m)), replies.shift()!);
+  const message = requestMessage('make it', undefined);
+  await runAiEdit({ openModel, check: (d) => ({ body: d as never, problems: check(d).problems }), emit: (e) => events.push(e), closed: () => false }, { message, first: await openModel([message]) });
   return { events, calls, proposal: events.find((e) => e.type === 'ai.proposal')!.data as Extract<AiEditEvent, { type: 'ai.proposal' }>['data'] };
 }
 
@@ -56,9 +59,31 @@ test('after the last round the invalid draft is proposed with its problems; an a
   t.deepEqual(proposal.problems, [{ field: 'steps', message: 'still wrong', type: 'x' }]);
 });
 
+test('when the last answer has no JSON, the earlier draft is proposed with its own problems and a note', async (t) => {
+  const replies = [...Array.from({ length: MAX_ROUNDS - 1 }, () => reply(def([{ id: 'bad' }]))), reply('I give up.')];
+  const { proposal } = await session(replies, () => ({ problems: [{ field: 'steps', message: 'still wrong', type: 'x' }] }));
+  t.like(proposal, { valid: false, rounds: MAX_ROUNDS, definition: { name: 'w', steps: [{ id: 'bad' }] } });
+  t.deepEqual(proposal.problems.map((p) => p.type), ['x', 'aiNoDefinition']);
+});
+
+test('a client gone while a repair call opens: that call is destroyed unread and nothing more is emitted', async (t) => {
+  const events: AiEditEvent[] = [];
+  let closed = false;
+  const repair = reply(def([{ id: 'good' }]));
+  const openModel = async () => {
+    closed = true; // the client goes away during the await
+    return repair;
+  };
+  const message = requestMessage('p', undefined);
+  await runAiEdit({ openModel, check: () => ({ problems: [{ field: 'steps', message: 'wrong', type: 'x' }] }), emit: (e) => events.push(e), closed: () => closed }, { message, first: reply(def([{ id: 'bad' }])) });
+  t.true(repair.destroyed);
+  t.deepEqual(events.map((e) => e.type), ['ai.started', 'ai.delta', 'ai.delta', 'ai.round']);
+});
+
 test('a provider failure in the stream ends with ai.error and no proposal', async (t) => {
   const events: AiEditEvent[] = [];
-  await runAiEdit({ openModel: async () => ndjson([{ type: 'delta', text: 'x' }, { type: 'error', status: 502, code: 'MODELS_ERR_PROVIDER', message: 'overloaded' }]), check: () => ({ problems: [] }), emit: (e) => events.push(e), closed: () => false }, { prompt: 'p' });
+  const first = ndjson([{ type: 'delta', text: 'x' }, { type: 'error', status: 502, code: 'MODELS_ERR_PROVIDER', message: 'overloaded' }]);
+  await runAiEdit({ openModel: () => Promise.reject(new Error('no repair round')), check: () => ({ problems: [] }), emit: (e) => events.push(e), closed: () => false }, { message: requestMessage('p', undefined), first });
   t.deepEqual(events.map((e) => e.type), ['ai.started', 'ai.delta', 'ai.error']);
   t.like(events[2].data, { status: 502, code: 'MODELS_ERR_PROVIDER', detail: 'overloaded' });
 });

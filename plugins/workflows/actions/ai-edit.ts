@@ -1,13 +1,15 @@
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Context } from 'moleculer';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
+import { toProblem } from '../../../kernel/errors/problem.ts';
 import { MODELS_CHAT_STREAM_ACTION, type ChatMessage } from '../../../kernel/models-contract.ts';
 import { entityOf } from '../../../kernel/tenancy/identity.ts';
 import { draftProblems } from '../ai-edit/draft-check.ts';
 import { requestMessage, systemPrompt } from '../ai-edit/prompt.ts';
-import { runAiEdit, type AiEditEvent } from '../ai-edit/session.ts';
+import { runAiEdit } from '../ai-edit/session.ts';
 import type { DefinitionBody } from '../definitions/validate.ts';
 import type { WorkflowsAction } from '../service.ts';
+import { openSse } from '../sse.ts';
 
 interface AiEditParams {
   prompt: string;
@@ -17,12 +19,7 @@ interface AiEditParams {
   model?: string;
 }
 
-const HEARTBEAT_MS = 15_000;
 const MAX_TOKENS = 8192;
-
-function frame(e: AiEditEvent): string {
-  return `event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`;
-}
 
 /** Moleculer's own "nobody serves this action" errors: the models package is not loaded anywhere. */
 function isMissingService(err: unknown): boolean {
@@ -71,53 +68,27 @@ export const aiEdit: WorkflowsAction = {
       }
     };
     // the first call before the stream opens: no key, a foreign key or no models package is a plain HTTP error
-    const first = await open([requestMessage(p.prompt, base)]);
-    const stream = new PassThrough();
-    let closed = false;
+    const message = requestMessage(p.prompt, base);
     /** the model call under way: a client that goes away aborts it */
-    let current: Readable = first;
-    const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    heartbeat.unref();
-    const end = () => {
-      if (closed) return;
-      closed = true;
-      current.destroy();
-      clearInterval(heartbeat);
-      stream.end();
-    };
-    stream.on('close', end);
-    stream.on('error', end);
-    let firstTaken = false;
+    let current = await open([message]);
+    const sse = openSse(ctx, 'ai edit', () => current.destroy());
     void runAiEdit(
       {
-        openModel: async (messages) => {
-          if (!firstTaken) {
-            firstTaken = true;
-            return first;
-          }
-          current = await open(messages);
-          return current;
-        },
+        openModel: async (messages) => (current = await open(messages)),
         check: (draft) => draftProblems(this.broker, this.nodeTypes, draft),
-        emit: (e) => {
-          if (!closed) stream.write(frame(e));
-        },
-        closed: () => closed,
+        emit: (e) => sse.send(e),
+        closed: () => sse.ended(),
       },
-      { prompt: p.prompt, base, baseRef },
+      { message, first: current, base, baseRef },
     )
-      .catch((err: { code?: unknown; type?: unknown; message?: string }) => {
-        if (closed) return;
-        // a problem error (a model call refused, say) is told as it is; anything else only by name, as a 500 is
-        const known = typeof err.code === 'number' && err.code >= 400 && err.code < 600 && typeof err.type === 'string' && err.type !== 'INTERNAL_ERROR';
-        if (!known) this.logger.error({ err }, 'ai-edit failed');
-        stream.write(frame({ type: 'ai.error', data: known ? { status: err.code as number, code: err.type as string, title: 'AI editing failed', detail: String(err.message) } : { status: 500, code: 'INTERNAL_ERROR', title: 'AI editing failed', detail: 'An unexpected error occurred.' } }));
+      .catch((err: unknown) => {
+        if (sse.ended()) return; // the client went away: its model call was cut
+        // a problem error (a model call refused, say) is told as it is; an unexpected one only as a 500
+        const { status, code, title, detail } = toProblem(err).body;
+        if (status >= 500) this.logger.error({ err }, 'ai-edit failed');
+        sse.send({ type: 'ai.error', data: { status, code, title, detail } });
       })
-      .finally(end);
-    const meta = ctx.meta as Record<string, unknown>;
-    meta.$responseType = 'text/event-stream; charset=utf-8';
-    meta.$responseHeaders = { 'X-Accel-Buffering': 'no', 'Cache-Control': 'no-cache', Connection: 'keep-alive' };
-    stream.write(': ai edit\n\n');
-    return stream;
+      .finally(sse.end);
+    return sse.stream;
   },
 };

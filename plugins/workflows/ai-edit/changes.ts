@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DefinitionBody } from '../definitions/validate.ts';
 
-export interface DefinitionChanges {
+interface DefinitionChanges {
   added: string[];
   removed: string[];
   changed: string[];

@@ -3,7 +3,7 @@ import type { DefinitionBody, DefinitionProblem } from '../definitions/validate.
 import { changesFrom } from './changes.ts';
 import { extractJsonObject } from './extract.ts';
 import { readChatStream, type ChatMessage } from '../../../kernel/models-contract.ts';
-import { repairMessage, requestMessage } from './prompt.ts';
+import { repairMessage } from './prompt.ts';
 
 /** The SSE events of `POST /ai-edit`, in order (documented in the README). */
 export type AiEditEvent =
@@ -13,7 +13,7 @@ export type AiEditEvent =
   | { type: 'ai.proposal'; data: Proposal }
   | { type: 'ai.error'; data: { status: number; code: string; title: string; detail: string } };
 
-export interface Proposal {
+interface Proposal {
   /** the definition as the model proposed it (normalised when its shape is sound); null when it never wrote one */
   definition: Record<string, unknown> | null;
   /** true when a save would accept it as it is */
@@ -26,31 +26,41 @@ export interface Proposal {
 }
 
 export interface AiEditDeps {
-  /** opens one model call (an NDJSON stream of models.chatStream) */
+  /** opens a repair round's model call (an NDJSON stream of models.chatStream) */
   openModel(messages: ChatMessage[]): Promise<Readable>;
   /** why the draft could not be saved (empty: it could), with its normalised body when its shape is sound */
   check(draft: Record<string, unknown>): { body?: DefinitionBody; problems: DefinitionProblem[] };
   emit(event: AiEditEvent): void;
-  /** true once the client went away: no further model call is made */
+  /** true once the client went away: no further model call is read */
   closed(): boolean;
 }
 
 export const MAX_ROUNDS = 3;
 
+const NO_DEFINITION: DefinitionProblem = { field: 'definition', message: 'The model answered without a JSON definition.', type: 'aiNoDefinition' };
+
 /**
- * Asks the model for a definition, checks it like a save, and gives the model the problems
- * back until it is valid or MAX_ROUNDS answers were checked. Stores nothing: the last draft is
- * proposed with `valid` and its problems, for the editor to show and the user to save.
+ * Reads the model's answer to `request` (`first`, its call already opened), checks it like a
+ * save, and gives the model the problems back until it is valid or MAX_ROUNDS answers were
+ * checked. Stores nothing: the last definition the model wrote is proposed with `valid` and its
+ * problems, for the editor to show and the user to save. A client gone (`closed`) ends it quietly.
  */
-export async function runAiEdit(deps: AiEditDeps, request: { prompt: string; base?: DefinitionBody; baseRef?: { workflow_id: string; version: number } }): Promise<void> {
+export async function runAiEdit(
+  deps: AiEditDeps,
+  request: { message: ChatMessage; first: Readable; base?: DefinitionBody; baseRef?: { workflow_id: string; version: number } },
+): Promise<void> {
   deps.emit({ type: 'ai.started', data: { mode: request.base ? 'edit' : 'generate', base: request.baseRef ?? null, max_rounds: MAX_ROUNDS } });
-  const messages: ChatMessage[] = [requestMessage(request.prompt, request.base)];
+  const messages: ChatMessage[] = [request.message];
   const usage = { input_tokens: 0, output_tokens: 0 };
   let model: string | null = null;
-  let last: { definition: Record<string, unknown> | null; problems: DefinitionProblem[] } = { definition: null, problems: [] };
-  for (let round = 1; round <= MAX_ROUNDS && !deps.closed(); round++) {
+  /** the last definition the model wrote, with its own problems */
+  let last: { definition: Record<string, unknown>; problems: DefinitionProblem[] } | undefined;
+  /** the last answer had no definition */
+  let missing = false;
+  let round = 1;
+  for (let stream = request.first; ; round++) {
     let text = '';
-    for await (const line of readChatStream(await deps.openModel(messages))) {
+    for await (const line of readChatStream(stream)) {
       if (line.type === 'delta') {
         text += line.text;
         deps.emit({ type: 'ai.delta', data: { round, text: line.text } });
@@ -65,23 +75,33 @@ export async function runAiEdit(deps: AiEditDeps, request: { prompt: string; bas
       }
     }
     const draft = extractJsonObject(text);
-    const checked = draft ? deps.check(draft) : undefined;
-    if (draft && checked) last = { definition: (checked.body as Record<string, unknown> | undefined) ?? draft, problems: checked.problems };
-    else last = { definition: last.definition, problems: [{ field: 'definition', message: 'The model answered without a JSON definition.', type: 'aiNoDefinition' }] };
-    if (checked && checked.problems.length === 0) break;
+    missing = !draft;
+    let problems = [NO_DEFINITION];
+    if (draft) {
+      const checked = deps.check(draft);
+      problems = checked.problems;
+      last = { definition: (checked.body as Record<string, unknown> | undefined) ?? draft, problems };
+    }
+    if (problems.length === 0) break;
+    if (deps.closed()) return;
     if (round === MAX_ROUNDS) break;
-    deps.emit({ type: 'ai.round', data: { round, valid: false, problems: last.problems } });
-    messages.push({ role: 'assistant', content: text }, repairMessage(draft ? last.problems : 'no-json'));
+    deps.emit({ type: 'ai.round', data: { round, valid: false, problems } });
+    messages.push({ role: 'assistant', content: text }, repairMessage(draft ? problems : 'no-json'));
+    stream = await deps.openModel(messages);
+    // the client may have gone while the call was opened: its stream is not read
+    if (deps.closed()) return void stream.destroy();
   }
-  const steps = Array.isArray(last.definition?.steps) ? (last.definition!.steps as DefinitionBody['steps']).filter((s) => s && typeof s.id === 'string') : [];
+  const steps = Array.isArray(last?.definition.steps) ? (last.definition.steps as DefinitionBody['steps']).filter((s) => s && typeof s.id === 'string') : [];
+  // the problems of the definition proposed, and a note when the last answer had none
+  const problems = [...(last?.problems ?? []), ...(missing ? [NO_DEFINITION] : [])];
   deps.emit({
     type: 'ai.proposal',
     data: {
-      definition: last.definition,
-      valid: last.definition !== null && last.problems.length === 0,
-      problems: last.problems,
+      definition: last?.definition ?? null,
+      valid: last !== undefined && problems.length === 0,
+      problems,
       changes: changesFrom(request.base, { steps }),
-      rounds: messages.filter((m) => m.role === 'user').length,
+      rounds: round,
       model,
       usage,
     },
