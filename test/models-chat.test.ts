@@ -1,6 +1,7 @@
 import test from 'ava';
 import { QueryTypes } from 'sequelize';
 import { startModelsKernel, USERS, type ModelsKernel } from './helpers/models-kernel.ts';
+import { eventually } from './helpers/eventually.ts';
 import type { ChatDoneLine, ChatStreamLine } from '../kernel/models-contract.ts';
 
 let mk: ModelsKernel;
@@ -95,9 +96,14 @@ test.serial('use stamps last_used_at; usageSummary counts the tokens of the enti
   const before = (await mk.call(`/api/v1/api-keys/${anthropicKey.id}`, { token: 'owner-token' })).body;
   t.truthy(before.last_used_at, 'earlier calls stamped it');
   mk.provider.replies.push({ text: 'x', usage: { input_tokens: 1000, output_tokens: 234 } });
+  const callStarted = Date.now();
   await mk.chat({ messages, api_key_id: anthropicKey.id });
-  const after = (await mk.call(`/api/v1/api-keys/${anthropicKey.id}`, { token: 'owner-token' })).body;
-  t.true(Date.parse(after.last_used_at) >= Date.parse(before.last_used_at));
+  // the stamp is written beside the call, not before it
+  const after = await eventually(async () => {
+    const key = (await mk.call(`/api/v1/api-keys/${anthropicKey.id}`, { token: 'owner-token' })).body;
+    return Date.parse(key.last_used_at) >= callStarted ? key : undefined;
+  });
+  t.truthy(after, 'this call stamped last_used_at');
   t.is(after.updated_at, before.updated_at, 'use is not an update of the key');
   const since = new Date(Date.now() - 3_600_000).toISOString();
   const [{ total }] = await mk.kernel.stores!.db.query<{ total: string }>("SELECT SUM(input_tokens + output_tokens)::text AS total FROM model_calls WHERE entity_id = 'e-1'", { type: QueryTypes.SELECT });

@@ -6,7 +6,7 @@
  */
 import { startModelsKernel } from './helpers/models-kernel.ts';
 
-export const PROBE_SECRETS = ['sk-probe-SECRETONE-0123456789', 'sk-probe-SECRETTWO-9876543210', 'sk-probe-SECRETBAD-000 with space'];
+const PROBE_SECRETS = ['sk-probe-SECRETONE-0123456789', 'sk-probe-SECRETTWO-9876543210', 'sk-probe-SECRETBAD-000 with space'];
 
 const mk = await startModelsKernel('models_log_probe', { env: { LOG_LEVEL: 'trace' } });
 try {

@@ -27,7 +27,7 @@ export const CHAT_PARAMS = {
   temperature: { type: 'number', min: 0, max: 2, optional: true },
 } as const;
 
-/** A call ready to go to the provider: the key opened, the model chosen, the key stamped as used. */
+/** A call ready to go to the provider: the key opened, the model chosen (the key's use is stamped meanwhile). */
 export interface PreparedCall {
   request: ProviderRequest;
   entityId: string;
@@ -42,7 +42,8 @@ export async function prepareCall(svc: ModelsService, ctx: Context<ChatParams>):
   const p = ctx.params;
   const row = await pickKey(svc, ctx, p.api_key_id);
   const apiKey = openKey(svc, row);
-  await touchLastUsed(svc, row);
+  // the stamp is bookkeeping: the provider call does not wait for its round trip
+  touchLastUsed(svc, row).catch((err) => svc.logger.warn({ err, api_key_id: row.id }, 'could not stamp the key as used'));
   return {
     entityId: row.entity_id,
     apiKeyId: row.id,
@@ -82,7 +83,7 @@ export async function runCall(svc: ModelsService, call: PreparedCall, onDelta: (
 }
 
 /** The problem error of a failed provider call (what models.chat throws, what a stream's error line carries). */
-export function problemOf(err: unknown, call: PreparedCall): Error {
+function problemOf(err: unknown, call: PreparedCall): Error {
   if (!(err instanceof ProviderFailure)) return err as Error;
   const data = { provider: call.request.provider, provider_status: err.providerStatus, api_key_id: call.apiKeyId };
   switch (err.kind) {

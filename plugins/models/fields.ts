@@ -15,7 +15,7 @@ export const IS_DEFAULT_RULE = { type: 'boolean' } as const;
 export const KEY_ID_PARAM = { id: { type: 'string', min: 1, max: 64 } } as const;
 
 /** How many characters of a key its prefix shows: 6, and never more than a third of the key. */
-export const PREFIX_CHARS = 6;
+const PREFIX_CHARS = 6;
 
 /**
  * The non-secret prefix a key is recognised by in lists: its first 6 characters (fewer for a

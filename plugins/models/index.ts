@@ -14,7 +14,7 @@ import { chat, chatStream } from './actions/chat.ts';
 import { usageSummary } from './actions/usage.ts';
 
 /** The sealed-box purpose of model provider keys (its own derived key under SECRET_KEY). */
-export const SEAL_PURPOSE = 'model-api-keys';
+const SEAL_PURPOSE = 'model-api-keys';
 
 /**
  * Models: bring-your-own model provider keys under `/api/v1/api-keys` (sealed at rest with a

@@ -38,7 +38,8 @@ export const create: ModelsAction = {
     const id = newId();
     const row = await withEntityLock(this, who.entity_id, async (transaction) => {
       const makeDefault = is_default || !(await hasDefault(this, who.entity_id, transaction));
-      if (makeDefault) await clearOtherDefaults(this, who.entity_id, id, transaction);
+      // a key that is the default only because there was none has no other default to clear
+      if (is_default) await clearOtherDefaults(this, who.entity_id, id, transaction);
       return repoOf(this).create(
         ctx,
         { id, name, provider, sealed_key: this.box.seal(api_key, sealContext(who.entity_id, id)), key_prefix: keyPrefixOf(api_key), default_model, is_default: makeDefault, created_by: who.id },

@@ -2,9 +2,9 @@ import type { ProviderAdapter, ProviderEvent } from './types.ts';
 import { ProviderFailure } from './types.ts';
 import { joinUrl, numberOr, objectOf } from './json.ts';
 
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 /** Anthropic requires max_tokens; this is sent when the caller gives none. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 /**
  * The Anthropic messages API: `POST {base}/v1/messages` with `x-api-key` and

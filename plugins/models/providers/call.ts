@@ -45,7 +45,7 @@ export async function* streamChat(req: ProviderRequest, opts: StreamOptions): As
         said = text.trim() || undefined;
       }
       const kind = res.status === 401 || res.status === 403 ? 'rejected_key' : 'provider';
-      throw new ProviderFailure(kind, scrub(`${req.provider} answered ${res.status}${said ? `: ${said}` : ''}`), res.status);
+      throw new ProviderFailure(kind, `${req.provider} answered ${res.status}${said ? `: ${said}` : ''}`, res.status); // scrubbed below
     }
     if (/\bjson\b/i.test(res.headers.get('content-type') ?? '')) {
       // an OpenAI-compatible server that ignores `stream: true` answers one completion

@@ -37,7 +37,7 @@ export interface StreamState {
   closed: boolean;
 }
 
-export type ProviderFailureKind = 'rejected_key' | 'provider' | 'timeout' | 'aborted';
+type ProviderFailureKind = 'rejected_key' | 'provider' | 'timeout' | 'aborted';
 
 /**
  * A provider call that failed; `message` is already scrubbed of the key. The package maps it to
