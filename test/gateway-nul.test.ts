@@ -57,9 +57,14 @@ test('the moleculer-web path (a CORS request) refuses a NUL the same way', async
   t.like(body, { code: 'VALIDATION_FAILED', errors: [{ field: 'name' }] });
 });
 
-test('without a token the answer is still 401, not a validation error', async (t) => {
-  const res = await k.call('/api/v1/workspaces', { method: 'POST', json: { name: 'a\u0000b' } });
-  t.is(res.status, 401);
+test('without a token the answer is still 401, not a validation error, on both gateway paths', async (t) => {
+  const init = { method: 'POST', json: { name: 'a\u0000b' } };
+  t.is((await k.call('/api/v1/workspaces', init)).status, 401);
+  // an Origin header sends the call through moleculer-web (CORS is on here)
+  const full = await k.call('/api/v1/workspaces', { ...init, headers: { Origin: ORIGIN } });
+  t.is(full.status, 401);
+  t.is(full.headers.get('access-control-allow-origin'), ORIGIN);
+  t.is((await k.call('/api/v1/workspaces', { ...init, token: 'owner-token', headers: { Origin: ORIGIN } })).status, 422, 'with a token, the NUL is refused there too');
 });
 
 test('a node output carrying a NUL is stored with U+FFFD instead of failing the run', async (t) => {

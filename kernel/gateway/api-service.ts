@@ -3,15 +3,13 @@ import type { Context, ServiceSchema } from 'moleculer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateRequest, IDENTITY_INVALIDATED_EVENT, type IdentityInvalidation } from './authenticate.ts';
 import { IdentityCache } from './identity-cache.ts';
-import { assertAcceptedMediaType, JSON_BODY_TYPES } from './content-type.ts';
-import { assertNoNul } from './nul-check.ts';
+import { JSON_BODY_TYPES } from './content-type.ts';
+import { afterAuthentication, beforeCall } from './before-call.ts';
 import { requestIdOf } from './request-id.ts';
 import { sendProblem } from './send.ts';
 import { failRequest, type FailLogger } from './fail.ts';
-import { clientIp } from './client-ip.ts';
 import { createLeanCall, type LeanGateway } from './lean-call.ts';
 import { NOT_SERVED_OVER_HTTP } from './not-served.ts';
-import { ERRORS } from '../errors/catalogue.ts';
 import type { SwapGate } from '../capabilities/swap-gate.ts';
 import { installRequestListener, type Gateway } from './request-listener.ts';
 
@@ -69,6 +67,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
           mappingPolicy: 'restrict',
           blacklist: NOT_SERVED_OVER_HTTP,
           authentication: true,
+          authorization: true,
           mergeParams: true,
           logging: false,
           cors: opts.corsOrigins.length ? { origin: opts.corsOrigins, credentials: true, maxAge: 600 } : undefined,
@@ -76,15 +75,8 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
           busboyConfig: { limits: { files: 10, fileSize: opts.uploadLimitBytes } },
           rateLimit: opts.rateLimitPerMinute > 0 ? { window: 60_000, limit: opts.rateLimitPerMinute, headers: true, key: (req: Req) => req.socket.remoteAddress ?? 'unknown' } : undefined,
           onBeforeCall(ctx: Context, _route: unknown, req: Req) {
-            (ctx.meta as Record<string, unknown>).client_ip = clientIp(req);
             const action = req.$action ?? {};
-            const isMultipart = req.$alias?.type === 'multipart' || action.multipart === true;
-            const accepts = Array.isArray(action.accepts) ? (action.accepts as string[]) : isMultipart ? ['multipart/form-data'] : ['application/json'];
-            if (!isMultipart) assertAcceptedMediaType(req, accepts);
-            assertNoNul((req.$params ?? {}) as Record<string, unknown>);
-            if (isMultipart && !/^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')) {
-              throw ERRORS.UNSUPPORTED_MEDIA_TYPE('This route takes an upload: send multipart/form-data with a boundary.', { accepted: ['multipart/form-data'] });
-            }
+            beforeCall(ctx.meta as Record<string, unknown>, req, action, req.$alias?.type === 'multipart' || action.multipart === true);
           },
           onAfterCall(ctx: Context, _route: unknown, _req: Req, res: ServerResponse, data: unknown) {
             if (data === undefined || data === null) {
@@ -133,6 +125,10 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
     methods: {
       authenticate(ctx: Context, _route: unknown, req: Req) {
         return authenticateRequest(this.broker, ctx, req, req.$action, (this as unknown as GatewayState).identities);
+      },
+      // moleculer-web's hook after authentication; who may call what is each action's own check
+      authorize(_ctx: Context, _route: unknown, req: Req) {
+        afterAuthentication((req.$params ?? {}) as Record<string, unknown>);
       },
     },
   } as ServiceSchema;

@@ -4,11 +4,10 @@ import { pipeline, Readable } from 'node:stream';
 import { authenticateRequest, type Caller } from './authenticate.ts';
 import type { IdentityCache } from './identity-cache.ts';
 import { requestIdOf } from './request-id.ts';
-import { clientIp } from './client-ip.ts';
 import { failRequest, type FailLogger } from './fail.ts';
-import { assertAcceptedMediaType, hasBody, isJson, JSON_BODY_TYPES, mediaTypeOf } from './content-type.ts';
+import { hasBody, isJson, JSON_BODY_TYPES, mediaTypeOf } from './content-type.ts';
+import { afterAuthentication, beforeCall } from './before-call.ts';
 import bodyParser from 'body-parser';
-import { assertNoNul } from './nul-check.ts';
 import { aliasOf } from './resolve-alias.ts';
 import ApiGateway from 'moleculer-web';
 
@@ -108,13 +107,14 @@ async function perform(
   const params: Record<string, unknown> = { ...body, ...c.query, ...c.pathParams };
   if (c.passReqRes) Object.assign(params, { $req: req, $res: res });
   await applyRateLimit(c.route, req, res);
-  const meta: Record<string, unknown> = { client_ip: clientIp(req) };
+  const meta: Record<string, unknown> = {};
   const action = c.endpoint.action;
-  assertAcceptedMediaType(req, Array.isArray(action.accepts) ? (action.accepts as string[]) : ['application/json']);
+  // as moleculer-web's onBeforeCall does, before authentication (the lean path never serves an upload route)
+  beforeCall(meta, req, action, false);
   const callOptions = { ...c.route.callOptions, meta, requestID: c.requestId };
   const caller = new RequestCaller(meta, gateway.broker, callOptions);
   meta.user = (await authenticateRequest(gateway.broker, caller, req, action, gateway.identities)) ?? null;
-  assertNoNul(params);
+  afterAuthentication(params);
   const data = await gateway.broker.call(c.endpoint as never, params, callOptions);
   send(res, data, meta);
 }
