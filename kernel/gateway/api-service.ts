@@ -112,7 +112,6 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
       (this as unknown as GatewayState).identities = new IdentityCache();
       const leanCall = createLeanCall(this as unknown as LeanGateway, {
         corsEnabled: opts.corsOrigins.length > 0,
-        blacklisted: (action: string) => NOT_SERVED_OVER_HTTP.some((re) => re.test(action)),
         bodyLimit: opts.bodyLimit,
       });
       installRequestListener(this as unknown as Gateway, {

@@ -1,6 +1,5 @@
 import type { ServiceBroker } from 'moleculer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline, Readable } from 'node:stream';
 import { authenticateRequest, type Caller } from './authenticate.ts';
 import type { IdentityCache } from './identity-cache.ts';
 import { requestIdOf } from './request-id.ts';
@@ -18,9 +17,13 @@ export interface LeanGateway {
   identities: IdentityCache;
   resolveAlias(url: string, method: string): ResolvedAlias | false;
   parseQueryString(req: IncomingMessage): { url: string; query: Record<string, unknown> };
+  sendResponse(req: IncomingMessage, res: ServerResponse, data: unknown, action: unknown): void;
+  checkBlacklist(route: Route, action: string): boolean;
 }
 
 interface Route {
+  hasBlacklist?: boolean;
+  onAfterCall?(this: unknown, ctx: { meta: Record<string, unknown> }, route: Route, req: IncomingMessage, res: ServerResponse, data: unknown): unknown;
   rateLimit?: { key(req: IncomingMessage): string | undefined; limit: number; headers?: boolean; store: { inc(key: string): Promise<number> | number; resetTime: number } };
   callOptions?: Record<string, unknown>;
 }
@@ -33,9 +36,8 @@ interface ResolvedAlias {
 type Endpoint = { action: { name: string; visibility?: string; auth?: unknown; accepts?: unknown; multipart?: unknown } };
 type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
-export interface LeanOptions {
+interface LeanOptions {
   corsEnabled: boolean;
-  blacklisted(action: string): boolean;
   /** the JSON body limit of the /api/v1 route (as moleculer-web's body parser takes it) */
   bodyLimit: string;
 }
@@ -45,12 +47,12 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * The call path of the gateway for an /api/v1 action with no body or a JSON one: the same steps,
  * in the same order, as moleculer-web's route (JSON body parsed by the same body-parser, rate
- * limit, caller address, media type, bearer token, parameters merged from body, query and path,
- * status and headers from ctx.meta, problem+json errors), without its per-request `api.rest`
- * action and middleware chain, which cost more than a cached read itself. Returns false, having
- * done nothing, for anything it does not handle the same way (another body type, CORS, a custom
- * alias handler, streams and uploads, an action not found or not published, a blacklisted one,
- * tracing on): moleculer-web then serves the request as before.
+ * limit, the checks before and after authentication, bearer token, parameters merged from body,
+ * query and path, the route's onAfterCall and moleculer-web's own sendResponse, problem+json
+ * errors), without its per-request `api.rest` action and middleware chain, which cost more than
+ * a cached read itself. Returns false, having done nothing, for anything it does not handle the
+ * same way (another body type, CORS, a custom alias handler, streams and uploads, an action not
+ * found or not published, a blacklisted one, tracing on): moleculer-web then serves it.
  */
 export function createLeanCall(gateway: LeanGateway, opts: LeanOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const parseJson = bodyParser.json({ limit: opts.bodyLimit, strict: false, type: JSON_BODY_TYPES }) as BodyParser;
@@ -65,7 +67,7 @@ export function createLeanCall(gateway: LeanGateway, opts: LeanOptions): (req: I
     const found = aliasOf(gateway, path, req.method!);
     if (!found) return false;
     const { alias } = found;
-    if (!alias.action || alias.handler || alias.type === 'stream' || alias.type === 'multipart' || opts.blacklisted(alias.action)) return false;
+    if (!alias.action || alias.handler || alias.type === 'stream' || alias.type === 'multipart' || (alias.route.hasBlacklist && gateway.checkBlacklist(alias.route, alias.action))) return false;
     const endpoint = gateway.broker.findNextActionEndpoint(alias.action, alias.route.callOptions ?? {}) as Endpoint | Error;
     if (endpoint instanceof Error || (endpoint.action.visibility != null && endpoint.action.visibility !== 'published') || endpoint.action.multipart === true) return false;
 
@@ -116,7 +118,12 @@ async function perform(
   meta.user = (await authenticateRequest(gateway.broker, caller, req, action, gateway.identities)) ?? null;
   afterAuthentication(params);
   const data = await gateway.broker.call(c.endpoint as never, params, callOptions);
-  send(res, data, meta);
+  // the response as moleculer-web writes it: its route's onAfterCall, then its own sendResponse
+  const ctx = { meta };
+  Object.assign(req, { $ctx: ctx, $route: c.route });
+  const answer = c.route.onAfterCall ? await c.route.onAfterCall.call(gateway, ctx, c.route, req, res, data) : data;
+  if (res.headersSent || res.writableEnded) return; // the action answered itself
+  gateway.sendResponse(req, res, answer, c.endpoint.action);
 }
 
 async function applyRateLimit(route: Route, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -130,46 +137,4 @@ async function applyRateLimit(route: Route, req: IncomingMessage, res: ServerRes
     res.setHeader('X-Rate-Limit-Reset', limit.store.resetTime);
   }
   if (remaining < 0) throw new ApiGateway.Errors.RateLimitExceeded(undefined as never);
-}
-
-/** As moleculer-web does: a value HTTP cannot carry (a line break, non-ASCII) is sent URI-encoded. */
-function setHeaderSafely(res: ServerResponse, name: string, value: string): void {
-  try {
-    res.setHeader(name, value);
-  } catch {
-    res.setHeader(name, encodeURI(String(value)));
-  }
-}
-
-/** The response as moleculer-web's sendResponse writes it, for the kinds of data an action returns. */
-function send(res: ServerResponse, data: unknown, meta: Record<string, unknown>): void {
-  if (res.headersSent || res.writableEnded) return; // the action answered itself (an event stream)
-  res.setHeader('Cache-Control', 'no-store');
-  const headers = (meta.$responseHeaders ?? {}) as Record<string, string>;
-  let type = meta.$responseType as string | undefined;
-  for (const [name, value] of Object.entries(headers)) {
-    if (name === 'Content-Type' && !type) type = value;
-    else setHeaderSafely(res, name, value);
-  }
-  res.statusCode = typeof meta.$statusCode === 'number' ? meta.$statusCode : data === undefined || data === null ? 204 : 200;
-  if (typeof meta.$statusMessage === 'string') res.statusMessage = meta.$statusMessage;
-  if (typeof meta.$location === 'string' && (res.statusCode === 201 || (res.statusCode >= 300 && res.statusCode < 400))) res.setHeader('Location', meta.$location);
-  if (data === undefined || data === null || res.statusCode === 204 || res.statusCode === 304) return void res.end();
-  if (data instanceof Readable) {
-    res.setHeader('Content-Type', type ?? 'application/octet-stream');
-    return void pipeline(data, res, () => undefined);
-  }
-  let chunk: Buffer | string;
-  if (Buffer.isBuffer(data)) {
-    chunk = data;
-    res.setHeader('Content-Type', type ?? 'application/octet-stream');
-  } else if (typeof data === 'object' || !type) {
-    chunk = JSON.stringify(data);
-    res.setHeader('Content-Type', type ?? 'application/json; charset=utf-8');
-  } else {
-    chunk = String(data);
-    res.setHeader('Content-Type', type);
-  }
-  res.setHeader('Content-Length', Buffer.byteLength(chunk));
-  res.end(chunk);
 }
