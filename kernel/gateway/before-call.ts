@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { ERRORS } from '../errors/catalogue.ts';
 import { clientIp } from './client-ip.ts';
 import { assertAcceptedMediaType } from './content-type.ts';
-import { assertNoNul } from './nul-check.ts';
+import { assertStorableParams } from './param-check.ts';
 
 type ActionInfo = { accepts?: unknown; multipart?: unknown };
 
@@ -22,7 +22,7 @@ export function beforeCall(meta: Record<string, unknown>, req: IncomingMessage, 
   }
 }
 
-/** After authentication, on both paths: no NUL in any parameter (422; a caller without a token gets 401 first). */
+/** After authentication, on both paths: no NUL in any parameter, none nested too deep (422; a caller without a token gets 401 first). */
 export function afterAuthentication(params: Record<string, unknown>): void {
-  assertNoNul(params);
+  assertStorableParams(params);
 }
