@@ -1,5 +1,9 @@
 import test from 'ava';
 import { startWorkflowsKernel, type WorkflowsKernel } from './workflows-helpers.ts';
+import { ImportError } from '../plugins/workflows/import/graph.ts';
+import { importN8n } from '../plugins/workflows/import/n8n.ts';
+import { importNodeRed } from '../plugins/workflows/import/node-red.ts';
+import { importMake } from '../plugins/workflows/import/make.ts';
 
 let k: WorkflowsKernel;
 test.before(async () => {
@@ -7,7 +11,14 @@ test.before(async () => {
 });
 test.after.always(async () => k?.close());
 
-const importing = (json: Record<string, unknown>, token = 'owner-token') => k.call('/api/v1/workflows/import', { method: 'POST', token, json });
+/** Every problem detail an import answered, checked at the end for leaked internals. */
+const details: string[] = [];
+const importing = async (json: Record<string, unknown>, token = 'owner-token') => {
+  const res = await k.call('/api/v1/workflows/import', { method: 'POST', token, json });
+  if (typeof res.body?.detail === 'string') details.push(res.body.detail);
+  return res;
+};
+type Warning = { source: string; message: string };
 
 /** An n8n export as n8n writes it: webhook -> Set -> IF -> two Respond to Webhook nodes, plus a node we do not have. */
 const N8N = {
@@ -68,6 +79,7 @@ test.serial('save: false answers the draft and stores nothing; the export may be
   t.is(res.status, 200, res.text);
   t.is(res.body.definition.name, 'Draft only');
   t.is(res.body.definition.steps.length, 7);
+  t.false(res.body.warnings.some((w: Warning) => /several conditions/.test(w.message)), 'a v2 IF with one condition has one');
   t.is((await k.call('/api/v1/workflows', { token: 'owner-token' })).body.total, before);
 });
 
@@ -151,6 +163,7 @@ test.serial('bad imports: an unknown format, data that is not the format, not JS
     [{ format: 'node-red', data: NODE_RED, flow: 'No such tab' }, 'data'],
     [{ format: 'make', data: { flow: 'x' } }, 'data'],
     [{ format: 'make', data: MAKE, flow: 'x' }, 'flow'],
+    [{ format: 'n8n', data: { nodes: [{ name: 'A', type: 'n8n-nodes-base.webhook' }, { name: 'A', type: 'n8n-nodes-base.noOp' }] } }, 'data'],
     [{ format: 'n8n', data: N8N, extra: true }, 'extra'],
   ];
   for (const [body, field] of cases) {
@@ -208,6 +221,7 @@ test.serial('junk in any shape is a 4xx, never a 500, and a workflow too large f
         : format === 'n8n' ? { nodes: [junk(), junk(), { name: 'W', type: 'n8n-nodes-base.webhook' }], connections: junk() } : { flow: Array.from({ length: 4 }, (_, i) => makeModule(i)) };
       for (const body of [{ format, data }, { format, data: shaped }]) {
         const res = await importing({ ...body, save: false });
+        t.not(res.status, 500, `seed ${seed} ${format}: ${res.text.slice(0, 300)}`);
         t.true([200, 422].includes(res.status), `seed ${seed} ${format}: ${res.status} ${res.text.slice(0, 300)}`);
         seen[`${format} ${res.status} ${res.body?.code ?? ""}`] = (seen[`${format} ${res.status} ${res.body?.code ?? ""}`] ?? 0) + 1;
         if (res.body?.code === "WORKFLOWS_ERR_INVALID_DEFINITION") problems.add(res.body.errors.map((e: { message: string }) => e.message.slice(0, 90)).join(" / "));
@@ -220,8 +234,124 @@ test.serial('junk in any shape is a 4xx, never a 500, and a workflow too large f
   const huge = { name: 'x'.repeat(400), nodes: Array.from({ length: 600 }, (_, i) => ({ name: `n${i}`, type: 'n8n-nodes-base.noOp' })), connections: {} };
   const refused = await importing({ format: 'n8n', data: huge });
   t.is(refused.status, 422, refused.text);
-  t.regex(refused.body.detail, /at most 499 imported steps/);
+  t.is(refused.body.code, 'WORKFLOWS_ERR_INVALID_DEFINITION');
+  t.true(refused.body.errors.some((e: { field: string }) => e.field === 'steps'), refused.text);
+  const fanOut = { nodes: Array.from({ length: 150 }, (_, i) => ({ name: `n${i}`, type: 'n8n-nodes-base.noOp' })), connections: { n0: { main: [Array.from({ length: 149 }, (_, i) => ({ node: `n${i + 1}` }))] } } };
+  const crowded = await importing({ format: 'n8n', data: fanOut, save: false });
+  t.is(crowded.status, 422, crowded.text);
+  t.true(crowded.body.errors.some((e: { field: string }) => /^steps.*next$/.test(e.field)), crowded.text);
   const longName = await importing({ format: 'n8n', data: { ...N8N, name: 'y'.repeat(400) } });
   t.is(longName.status, 201, longName.text);
   t.is(longName.body.workflow.name.length, 200);
+});
+
+test.serial('malformed edges and routes are left out with a warning, never a crash', async (t) => {
+  const cases: [string, unknown, RegExp][] = [
+    ['n8n', { nodes: [{ name: 'a', type: 'n8n-nodes-base.webhook' }, { name: 'b', type: 'n8n-nodes-base.noOp' }], connections: { a: { main: [[null]] } } }, /connections that are not lists/],
+    ['n8n', { nodes: [{ name: 'a', type: 'n8n-nodes-base.webhook' }], connections: { a: { main: {} } } }, /connections that are not lists/],
+    ['node-red', [{ id: 'a', type: 'http in', wires: ['b'] }, { id: 'b', type: 'debug', wires: [] }], /connections that are not lists/],
+    ['make', { flow: [{ id: 1, module: 'gateway:CustomWebHook' }, { id: 2, module: 'builtin:BasicRouter', routes: [null] }] }, /route without a `flow`/],
+    ['make', { flow: [{ id: 1, module: 'gateway:CustomWebHook' }, { id: 2, module: 'builtin:BasicRouter', routes: [{ flow: {} }] }] }, /route without a `flow`/],
+  ];
+  for (const [format, data, warning] of cases) {
+    const res = await importing({ format, data, save: false });
+    t.is(res.status, 200, `${format} ${JSON.stringify(data)}: ${res.text}`);
+    t.true(res.body.warnings.some((w: Warning) => warning.test(w.message)), `${format}: ${JSON.stringify(res.body.warnings)}`);
+  }
+});
+
+test.serial('the importers agree: statuses outside 100-599, timers that are not numbers and missing URLs become defaults with a warning', async (t) => {
+  const n8n = await importing({ format: 'n8n', save: false, data: { nodes: [
+    { name: 'Hook', type: 'n8n-nodes-base.webhook' },
+    { name: 'Call', type: 'n8n-nodes-base.httpRequest', parameters: {} },
+    { name: 'Pause', type: 'n8n-nodes-base.wait', parameters: { amount: 'abc', unit: 'minutes' } },
+    { name: 'Answer', type: 'n8n-nodes-base.respondToWebhook', parameters: { options: { responseCode: 999 } } },
+  ], connections: { Hook: { main: [[{ node: 'Call' }]] }, Call: { main: [[{ node: 'Pause' }]] }, Pause: { main: [[{ node: 'Answer' }]] } } } });
+  const red = await importing({ format: 'node-red', save: false, data: [
+    { id: 'h', type: 'http in', name: 'Hook', wires: [['c']] },
+    { id: 'c', type: 'http request', name: 'Call', wires: [['p']] },
+    { id: 'p', type: 'delay', name: 'Pause', timeout: 'abc', timeoutUnits: 'minutes', wires: [['a']] },
+    { id: 'a', type: 'http response', name: 'Answer', statusCode: '999', wires: [] },
+  ] });
+  const make = await importing({ format: 'make', save: false, data: { flow: [
+    { id: 1, module: 'gateway:CustomWebHook', metadata: { designer: { name: 'Hook' } } },
+    { id: 2, module: 'http:ActionSendData', mapper: {}, metadata: { designer: { name: 'Call' } } },
+    { id: 3, module: 'util:FunctionSleep', mapper: { duration: 'abc' }, metadata: { designer: { name: 'Pause' } } },
+    { id: 4, module: 'gateway:WebhookRespond', mapper: { status: 999 }, metadata: { designer: { name: 'Answer' } } },
+  ] } });
+  for (const [format, res, unitSeconds] of [['n8n', n8n, 60], ['node-red', red, 60], ['make', make, 1]] as const) {
+    t.is(res.status, 200, `${format}: ${res.text}`);
+    const byId = Object.fromEntries(res.body.definition.steps.map((s: { id: string }) => [s.id, s]));
+    t.is(byId.answer.config.status, 200, format);
+    t.is(byId.pause.config.seconds, unitSeconds, format);
+    t.is(byId.call.config.url, 'https://example.invalid/', format);
+    const warned = (source: string, pattern: RegExp) => res.body.warnings.some((w: Warning) => w.source === source && pattern.test(w.message));
+    t.true(warned('Answer', /outside 100-599/), `${format}: ${JSON.stringify(res.body.warnings)}`);
+    t.true(warned('Pause', /not a number/), format);
+    t.true(warned('Call', /without a URL/), format);
+  }
+});
+
+/** Junk shaped like each format, with the keys the importers read and ones that trip plain lookups. */
+function shapedJunk(seed: number): Record<string, () => unknown> {
+  let x = seed;
+  const rnd = () => ((x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
+  const KEYS = ['name', 'type', 'id', 'node', 'main', 'wires', 'flow', 'routes', 'filter', 'module', 'mapper', 'parameters', 'options', 'responseCode', 'responseBody',
+    'values', 'assignments', 'conditions', 'operator', 'operation', 'rules', 'output', 'fallbackOutput', 'headerParameters', 'bodyParameters', 'amount', 'unit',
+    'timeout', 'timeoutUnits', 'statusCode', 'status', 'url', 'method', 'info', 'variables', 'duration', 'metadata', 'designer', 'toString', 'valueOf', 'constructor', '__proto__'];
+  const value = (depth: number): unknown => {
+    switch (pick(depth > 3 ? ['s', 'n', 'null'] : ['s', 'n', 'null', 'a', 'o', 'o'])) {
+      case 's': return pick(['', 'x', 'a', 'b', '1', '={{ $json.a }}', '{{1.a}}', 'constructor', '__proto__', 'toString', 'minutes', 'else', 'eq', 'set', '999', 'abc']);
+      case 'n': return pick([0, 1, 2, -1, 1.5, 999, 1e308, NaN]);
+      case 'null': return null;
+      case 'a': return Array.from({ length: Math.floor(rnd() * 4) }, () => value(depth + 1));
+      default: return Object.fromEntries(Array.from({ length: Math.floor(rnd() * 6) }, () => [pick(KEYS), value(depth + 1)]));
+    }
+  };
+  const N8N_TYPES = ['webhook', 'httpRequest', 'set', 'if', 'switch', 'respondToWebhook', 'wait', 'noOp', 'stickyNote', 'stopAndError', 'slack'];
+  const RED_TYPES = ['inject', 'http in', 'http response', 'http request', 'change', 'switch', 'delay', 'comment', 'function', 'tab'];
+  const MAKE_MODULES = ['gateway:CustomWebHook', 'gateway:WebhookRespond', 'http:ActionSendData', 'builtin:BasicRouter', 'util:SetVariable2', 'util:SetVariables', 'util:FunctionSleep'];
+  const names = ['a', 'b', 'x', '1'];
+  return {
+    n8n: () => ({ name: value(2), nodes: names.map((name) => ({ name, type: `n8n-nodes-base.${pick(N8N_TYPES)}`, parameters: value(0) })), connections: Object.fromEntries(names.map((n) => [n, { main: value(1) }])) }),
+    'node-red': () => names.map((id) => ({ id, type: pick(RED_TYPES), z: value(3), name: value(3), label: value(3), wires: rnd() > 0.2 ? [value(1), value(1)] : value(1), rules: value(1), statusCode: value(2), timeout: value(2), timeoutUnits: value(2), url: value(2), info: value(2), property: value(2) })),
+    make: () => {
+      const module = (id: number, depth: number): unknown => ({ id, module: pick(MAKE_MODULES), mapper: value(0), metadata: value(1), routes: depth < 2 ? [{ flow: [module(id * 10, depth + 1)] }, value(1)] : value(1) });
+      return { name: value(2), flow: [1, 2, 3].map((id) => module(id, 0)) };
+    },
+  };
+}
+
+test('an importer returns a draft or throws ImportError for any input: never a TypeError', (t) => {
+  const importers: Record<string, (data: unknown) => unknown> = { n8n: (d) => importN8n(d, undefined), 'node-red': (d) => importNodeRed(d, undefined, undefined), make: (d) => importMake(d, undefined) };
+  let drafts = 0;
+  for (let seed = 1; seed <= 1500; seed++) {
+    const junk = shapedJunk(seed);
+    for (const [format, run] of Object.entries(importers)) {
+      const data = junk[format]();
+      try {
+        run(data);
+        drafts++;
+      } catch (err) {
+        if (!(err instanceof ImportError)) t.fail(`seed ${seed} ${format}: ${(err as Error).stack}\n${JSON.stringify(data)}`);
+      }
+    }
+  }
+  t.true(drafts > 1000, `${drafts} drafts`);
+});
+
+test.serial('what an importer makes of shaped junk is always a valid definition', async (t) => {
+  for (let seed = 1; seed <= 100; seed++) {
+    const junk = shapedJunk(seed);
+    for (const format of ['n8n', 'node-red', 'make']) {
+      const res = await importing({ format, data: junk[format](), save: false });
+      t.true(res.status === 200 || res.body?.code === 'WORKFLOWS_ERR_IMPORT_UNREADABLE', `seed ${seed} ${format}: ${res.text.slice(0, 300)}`);
+    }
+  }
+});
+
+test.serial('no import answer leaks an internal error text', (t) => {
+  t.true(details.length > 20);
+  for (const detail of details) t.notRegex(detail, /Cannot read|is not a function|iterable|undefined/);
 });

@@ -6,11 +6,12 @@ import { DEFINITION_SCHEMA, STEP_SCHEMA } from '../schemas.ts';
 import { importN8n } from '../import/n8n.ts';
 import { importNodeRed } from '../import/node-red.ts';
 import { importMake } from '../import/make.ts';
-import type { ImportedDefinition } from '../import/graph.ts';
+import { ImportError, type ImportedDefinition } from '../import/graph.ts';
+import { draftProblems } from '../ai-edit/draft-check.ts';
 import { checkedBody } from './definitions.ts';
 import type { WorkflowsAction } from '../service.ts';
 
-export const IMPORT_FORMATS = ['n8n', 'node-red', 'make'] as const;
+const IMPORT_FORMATS = ['n8n', 'node-red', 'make'] as const;
 type Format = (typeof IMPORT_FORMATS)[number];
 
 interface ImportParams {
@@ -75,9 +76,13 @@ export const importWorkflow: WorkflowsAction = {
     try {
       imported = IMPORTERS[p.format](data, p);
     } catch (err) {
-      throw WORKFLOWS_ERR.IMPORT_UNREADABLE(`This is not a ${p.format} export: ${(err as Error).message}.`, { field: 'data' });
+      if (!(err instanceof ImportError)) throw err;
+      throw WORKFLOWS_ERR.IMPORT_UNREADABLE(`This is not a ${p.format} export: ${err.message}.`, { field: 'data' });
     }
-    const { body, triggerType } = checkedBody(this, { name: imported.name, description: imported.description, steps: imported.steps, variables: {} });
+    // the shape a save's params declare (an import does not pass through them), then a save's own check
+    const draft = draftProblems(this.broker, this.nodeTypes, { name: imported.name, description: imported.description, steps: imported.steps, variables: {} });
+    if (!draft.body) throw WORKFLOWS_ERR.INVALID_DEFINITION(`The workflow has ${draft.problems.length} problem(s): ${draft.problems.map((x) => x.message).join(' ')}`, { errors: draft.problems });
+    const { body, triggerType } = checkedBody(this, draft.body);
     const extras = { warnings: imported.warnings, mapping: imported.mapping };
     if (!p.save) return { definition: { name: body.name, description: body.description ?? '', steps: body.steps, variables: {} }, ...extras };
     const row = await this.definitions.create(who.entity_id, who.id, body, triggerType);

@@ -1,4 +1,8 @@
 import type { StepDefinition } from '../definitions/validate.ts';
+import { DEFINITION_PARAMS, STEP_PARAM } from '../schemas.ts';
+
+/** Input that is not an export of the format named: the one importer error that is the client's (422); any other is a bug. */
+export class ImportError extends Error {}
 
 /** One node of the source tool, as mapped: our step type and config, and its outgoing edges by output index. */
 export interface MappedNode {
@@ -30,14 +34,68 @@ export interface ImportedDefinition {
 }
 
 const ENTRY_TYPES = new Set(['trigger', 'webhook']);
-const MAX_STEPS = 500;
-const MAX_NEXT = 100;
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const PLACEHOLDER_URL = 'https://example.invalid/';
+/** the wait node's maximum */
+const MAX_WAIT_SECONDS = 31536000;
+
+/** The value when it is a string. */
+export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The value when it is an array, else none. */
+export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The value when it is a (non-array) object, else an empty one. */
+export function record(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** `table[key]` for an own key only: an export's `constructor` or `__proto__` finds nothing. */
+export function own<T>(table: Record<string, T>, key: unknown): T | undefined {
+  return typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/** A number, or a string holding one; NaN for anything else (String() of an export's object can throw). */
+function numberOf(value: unknown): number {
+  return typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
+}
+
+const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/** The workflow's name: the one asked for, else the source's own, else `Imported from <tool>`. */
+export function titleOf(asked: string | undefined, sourceName: unknown, tool: string): string {
+  return asked ?? (str(sourceName)?.trim() || `Imported from ${tool}`);
+}
 
 /** The http node's method for a source tool's method name (GET when it has no equivalent). */
 export function httpMethod(raw: unknown): string {
   const method = typeof raw === 'string' ? raw.toUpperCase() : 'GET';
   return HTTP_METHODS.includes(method) ? method : 'GET';
+}
+
+/** A respond status: the source's when it is one (100-599), else 200, with a warning when the source set another. */
+export function statusOr200(raw: unknown, source: string, warnings: ImportWarning[]): number {
+  const status = numberOf(raw);
+  if (Number.isInteger(status) && status >= 100 && status <= 599) return status;
+  if (given(raw)) warnings.push({ source, message: 'a response status outside 100-599: 200 was used' });
+  return 200;
+}
+
+/** A timer's seconds: `amount` units (1 when missing or not a number, with a warning when set), within 0..max. */
+export function timerSeconds(amount: unknown, unitSeconds: number, source: string, warnings: ImportWarning[], max = MAX_WAIT_SECONDS): number {
+  let n = numberOf(amount);
+  if (!Number.isFinite(n)) {
+    if (given(amount)) warnings.push({ source, message: 'a wait time that is not a number: 1 unit was used' });
+    n = 1;
+  }
+  return Math.min(max, Math.max(0, n * unitSeconds));
+}
+
+/** An HTTP request's URL, or a placeholder (with a warning) when the source has none. */
+export function urlOrPlaceholder(raw: unknown, source: string, warnings: ImportWarning[]): string {
+  if (typeof raw === 'string' && raw) return raw;
+  warnings.push({ source, message: `an HTTP request without a URL: it calls ${PLACEHOLDER_URL} until one is set` });
+  return PLACEHOLDER_URL;
 }
 
 /** A body the source tool kept as JSON text, parsed; anything else as it was. */
@@ -50,8 +108,35 @@ export function parseJsonText(value: unknown): unknown {
   }
 }
 
+/** The value with `fn` applied to every string in it, however deep. */
+export function mapStrings(value: unknown, fn: (text: string) => string): unknown {
+  if (typeof value === 'string') return fn(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, fn));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, fn)]));
+  return value;
+}
+
+/**
+ * A node's edges as target keys per output, from the source's outputs (a list of edge lists;
+ * `null` for an unconnected output). Edges to unknown nodes are dropped; anything else that is
+ * not an edge is dropped with a warning.
+ */
+export function outputsOf(raw: unknown, targetOf: (edge: unknown) => unknown, known: (key: string) => boolean, source: string, warnings: ImportWarning[]): string[][] {
+  let malformed = given(raw) && !Array.isArray(raw);
+  const outputs = list(raw).map((out) => {
+    if (out !== null && !Array.isArray(out)) malformed = true;
+    return list(out).flatMap((edge) => {
+      const target = targetOf(edge);
+      if (typeof target !== 'string') malformed = true;
+      return typeof target === 'string' && known(target) ? [target] : [];
+    });
+  });
+  if (malformed) warnings.push({ source, message: 'connections that are not lists of nodes were left out' });
+  return outputs;
+}
+
 /** A step id from a node's name: `^[A-Za-z_][A-Za-z0-9_-]*$`, at most 64 characters, unique. */
-export function stepIdFor(name: string, taken: Set<string>): string {
+function stepIdFor(name: string, taken: Set<string>): string {
   let base = name.normalize('NFKD').replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase().slice(0, 56) || 'step';
   if (!/^[A-Za-z_]/.test(base)) base = `s_${base}`;
   let id = base;
@@ -71,15 +156,17 @@ export function unmappedNode(tool: string, key: string, name: string, sourceType
 /**
  * Our definition from the mapped nodes: step ids from names, `next` from the edges, branch
  * targets into condition and switch configs, and exactly one entry step (a manual `trigger` in
- * front of the roots when the source had none; extra entries become notes).
+ * front of the roots when the source had none; extra entries become notes). Names are cut to
+ * what a save takes; every other save rule is the caller's check.
  */
 export function buildDefinition(tool: string, name: string, description: string, nodes: MappedNode[], warnings: ImportWarning[]): ImportedDefinition {
-  // the limits of a saved definition (DEFINITION_PARAMS), which an import does not pass through
-  if (nodes.length > MAX_STEPS - 1) throw new Error(`it has ${nodes.length} nodes; a workflow holds at most ${MAX_STEPS - 1} imported steps`);
-  for (const node of nodes) node.name = node.name.slice(0, 200);
+  for (const node of nodes) node.name = node.name.slice(0, STEP_PARAM.props.name.max);
   const taken = new Set<string>();
   const idOf = new Map<string, string>();
-  for (const node of nodes) idOf.set(node.key, stepIdFor(node.name, taken));
+  for (const node of nodes) {
+    if (idOf.has(node.key)) throw new ImportError(`more than one node is identified as '${node.key}'`);
+    idOf.set(node.key, stepIdFor(node.name, taken));
+  }
   const targets = (keys: string[] | undefined) => (keys ?? []).map((k) => idOf.get(k)).filter((id): id is string => id !== undefined);
 
   // an entry node is where a run starts: one that other nodes lead to (a trigger in the middle) becomes a note
@@ -110,6 +197,7 @@ export function buildDefinition(tool: string, name: string, description: string,
     }
     return { id: idOf.get(node.key)!, type: node.type, name: node.name, config, next };
   });
+  const typeOf = new Map(steps.map((s) => [s.id, s.type]));
 
   if (entries.length === 0) {
     const incoming = new Set(steps.flatMap((s) => s.next));
@@ -118,11 +206,10 @@ export function buildDefinition(tool: string, name: string, description: string,
     steps.unshift({ id: start, type: 'trigger', name: 'Start', config: { description: `Imported from ${tool}; the source started with a trigger that has no equivalent here.` }, next: roots });
     warnings.push({ source: start, message: 'the source had no trigger this platform knows: a manual trigger was added in front' });
   }
-  const crowded = steps.find((s) => s.next.length > MAX_NEXT);
-  if (crowded) throw new Error(`node '${crowded.name}' leads to ${crowded.next.length} nodes; a step may lead to at most ${MAX_NEXT}`);
-  const mapping = nodes.map((n) => ({ source: n.name, source_id: n.key, source_type: n.source_type, step_id: idOf.get(n.key)!, type: steps.find((s) => s.id === idOf.get(n.key))!.type }));
-  for (const n of nodes.filter((x) => x.unmapped && !warnings.some((w) => w.source === x.name))) {
+  const mapping = nodes.map((n) => ({ source: n.name, source_id: n.key, source_type: n.source_type, step_id: idOf.get(n.key)!, type: typeOf.get(idOf.get(n.key)!)! }));
+  const warned = new Set(warnings.map((w) => w.source));
+  for (const n of nodes.filter((x) => x.unmapped && !warned.has(x.name))) {
     warnings.push({ source: n.name, message: `node type '${n.source_type}' has no equivalent here: imported as a note that passes its input on` });
   }
-  return { name: name.slice(0, 200), description, steps, warnings, mapping };
+  return { name: name.slice(0, DEFINITION_PARAMS.name.max), description, steps, warnings, mapping };
 }
