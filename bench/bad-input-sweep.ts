@@ -19,6 +19,7 @@ const { values: args } = parseArgs({
 const base = args.url.replace(/\/$/, '');
 
 const STREAMING = /webhook|events|run-stream/;
+const RAW_SEGMENTS = ['%ZZ', '%00', '..%2F..%2Fetc', 'a%2Fb'];
 const QUERIES = ['', '?q=a%00b', '?limit=-1', '?limit=abc&offset=1e400', '?status=%ZZ', `?q=${'é'.repeat(500)}`, '?a[b][c][d][e][f][g]=1', '?__proto__[x]=1', '?days=999999'];
 const BODIES: (string | undefined)[] = [
   undefined, '{', '[]', '"str"', '123', 'null',
@@ -45,10 +46,14 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   for (const [path, operations] of Object.entries(spec.paths as Record<string, Record<string, unknown>>)) {
     for (const method of Object.keys(operations).filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))) {
-      const paths = ids.slice(0, 4).map((id) => path.replace(/\{[^}]+\}/g, encodeURIComponent(id)));
-      sweep: for (const p of paths) {
-        for (const query of QUERIES) {
-          for (const body of method === 'get' ? [undefined] : BODIES) {
+      // every id encoded; the first ones with every query and body, the rest (and raw, unencoded
+      // segments a client may send: a bad escape, an encoded NUL or slash) with the first of each
+      const fill = (segment: string) => path.replace(/\{[^}]+\}/g, segment);
+      const paths = [...ids.map((id) => fill(encodeURIComponent(id))), ...RAW_SEGMENTS.map(fill)].filter((p, i, all) => all.indexOf(p) === i);
+      sweep: for (const [i, p] of paths.entries()) {
+        const full = i < 4;
+        for (const query of full ? QUERIES : QUERIES.slice(0, 1)) {
+          for (const body of method === 'get' ? [undefined] : full ? BODIES : BODIES.slice(0, 1)) {
             for (const type of body === undefined ? [undefined] : ['application/json', 'text/plain']) {
               const headers: Record<string, string> = { ...auth, ...(type ? { 'content-type': type } : {}) };
               const label = `${method.toUpperCase()} ${p}${query.slice(0, 40)} body=${String(body).slice(0, 60)}`;
