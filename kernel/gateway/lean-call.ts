@@ -7,6 +7,8 @@ import { failRequest, type FailLogger } from './fail.ts';
 import { hasBody, isJson, JSON_BODY_TYPES, mediaTypeOf } from './content-type.ts';
 import { afterAuthentication, beforeCall } from './before-call.ts';
 import bodyParser from 'body-parser';
+import bytes from 'bytes';
+import { readJsonBody } from './json-body.ts';
 import { aliasOf } from './resolve-alias.ts';
 import ApiGateway from 'moleculer-web';
 
@@ -46,7 +48,8 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The call path of the gateway for an /api/v1 action with no body or a JSON one: the same steps,
- * in the same order, as moleculer-web's route (JSON body parsed by the same body-parser, rate
+ * in the same order, as moleculer-web's route (JSON body parsed as its body-parser does: by
+ * json-body.ts when plain UTF-8, by that same body-parser otherwise; rate
  * limit, the checks before and after authentication, bearer token, parameters merged from body,
  * query and path, the route's onAfterCall and moleculer-web's own sendResponse, problem+json
  * errors), without its per-request `api.rest` action and middleware chain, which cost more than
@@ -56,6 +59,8 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function createLeanCall(gateway: LeanGateway, opts: LeanOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const parseJson = bodyParser.json({ limit: opts.bodyLimit, strict: false, type: JSON_BODY_TYPES }) as BodyParser;
+  const limit = bytes.parse(opts.bodyLimit);
+  if (limit === null) throw new Error(`bodyLimit '${opts.bodyLimit}' is not a size`);
   return (req, res) => {
     if (!METHODS.has(req.method ?? '') || (opts.corsEnabled && req.headers.origin !== undefined)) return false;
     const withBody = hasBody(req);
@@ -78,7 +83,9 @@ export function createLeanCall(gateway: LeanGateway, opts: LeanOptions): (req: I
     r.query = query;
     const call = { route: alias.route, endpoint, passReqRes: alias.passReqResToParams === true, pathParams: found.params, query, requestId };
     if (!withBody) performOrFail(gateway, req, res, call);
-    else parseJson(req, res, (err) => (err ? failRequest(gateway.logger, req, res, err, requestId) : performOrFail(gateway, req, res, call)));
+    else if (!readJsonBody(req, limit, (err, body) => (err ? failRequest(gateway.logger, req, res, err, requestId) : performOrFail(gateway, Object.assign(req, { body }), res, call)))) {
+      parseJson(req, res, (err) => (err ? failRequest(gateway.logger, req, res, err, requestId) : performOrFail(gateway, req, res, call)));
+    }
     return true;
   };
 }
