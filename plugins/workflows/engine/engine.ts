@@ -117,7 +117,7 @@ export class Engine {
     const claimed = await this.deps.store.claim(runId, this.owner, this.lease);
     this.profile?.add('claim', performance.now() - t0);
     if (!claimed) return undefined;
-    this.deps.live.publish(claimed.id, claimed.entity_id, [{ id: claimed.seq, type: claimed.old_status === 'pending' ? 'run.started' : 'run.resumed', data: { status: 'running' } }]);
+    if (!claimed.announced) this.deps.live.publish(claimed.id, claimed.entity_id, [{ id: claimed.seq, type: claimed.old_status === 'pending' ? 'run.started' : 'run.resumed', data: { status: 'running' } }]);
     const t1 = performance.now();
     // a run taken from the queue for the first time has no receipts, unless a retry carried some
     const fresh = claimed.old_status === 'pending' && claimed.retry_of === null;

@@ -27,18 +27,23 @@ WITH c AS (
 SELECT w.id, w.entity_id, w.status, w.seq FROM w JOIN c ON c.id = w.id, LATERAL workflow_put_receipts(c.id, c.entity_id, c.receipts)`;
 
 const CLAIM_SQL = `
-WITH o AS (SELECT id, status AS old_status, lease_owner AS old_owner FROM workflow_runs WHERE id = $1 FOR UPDATE),
+WITH o AS (
+  SELECT id, status AS old_status, lease_owner AS old_owner,
+    -- handed back to the queue by an approval or an event (run-control.ts), which recorded run.resumed itself
+    (status = 'running' AND lease_owner IS NULL AND EXISTS (
+      SELECT 1 FROM workflow_run_events v WHERE v.run_id = workflow_runs.id AND v.seq = workflow_runs.seq AND v.type = 'run.resumed')) AS announced
+  FROM workflow_runs WHERE id = $1 FOR UPDATE),
 c AS (
   UPDATE workflow_runs r SET status = 'running', lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3),
-    started_at = COALESCE(r.started_at, now()), seq = r.seq + 1, updated_at = now()
+    started_at = COALESCE(r.started_at, now()), seq = r.seq + CASE WHEN o.announced THEN 0 ELSE 1 END, updated_at = now()
   FROM o WHERE r.id = o.id AND (
     (r.status IN ('pending', 'running') AND (r.lease_owner IS NULL OR r.lease_owner = $2 OR r.lease_expires_at < now()))
     OR (r.status = 'paused' AND r.pause->>'kind' = 'timer' AND (r.pause->>'resume_at')::timestamptz <= now()))
-  RETURNING r.*, o.old_status, o.old_owner
+  RETURNING r.*, o.old_status, o.old_owner, o.announced
 ), e AS (
   INSERT INTO workflow_run_events (run_id, seq, type, data)
   SELECT id, seq, CASE WHEN old_status = 'pending' THEN 'run.started' ELSE 'run.resumed' END,
-    jsonb_build_object('status', 'running', 'previous_status', old_status, 'recovered_from', old_owner) FROM c
+    jsonb_build_object('status', 'running', 'previous_status', old_status, 'recovered_from', old_owner) FROM c WHERE NOT c.announced
 )
 SELECT * FROM c`;
 
@@ -56,7 +61,8 @@ export function packEvents(events: RunEvent[]): { type: string; data: Record<str
   return [{ type: 'frames', data: { frames: events.map((e) => ({ type: e.type, data: e.data })) }, rel: events.length }];
 }
 
-export type ClaimedRun = RunRow & { old_status: string; old_owner: string | null };
+/** `announced`: the run.resumed of this hand-over was recorded when the run was handed back (no new event, seq unchanged) */
+export type ClaimedRun = RunRow & { old_status: string; old_owner: string | null; announced: boolean };
 export type CreatedRun = Pick<RunRow, 'id' | 'entity_id' | 'status' | 'seq'>;
 
 /** an error PostgreSQL answered for the statement (a SQLSTATE): its transaction was rolled back */
