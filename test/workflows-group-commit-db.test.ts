@@ -101,3 +101,19 @@ test('events replay from any seq: from inside a commit\'s row, and from rows an 
   const afterSix = await svc.runQueries.eventsAfter(run.id, 6);
   t.deepEqual(afterSix.map((e) => [e.seq, e.type]), [[7, 'step.finished']]);
 });
+
+test('the database itself refuses a run or receipt status outside the state machine, and keeps the row unchanged', async (t) => {
+  const wf = await k.createWorkflow('owner-token', linearWorkflow('domains'));
+  const definition = await svc.definitions.get('e-1', wf.id);
+  const run = newRunOf(definition, { owner_id: 'u-owner', trigger_type: 'manual', trigger: {} });
+  await svc.runs.create(run, { status: 'running', leaseOwner: 'me', leaseSeconds: 60, events: [], receipts: [receipt('start', 1)] });
+  const runRefused = await t.throwsAsync(sql.query(`UPDATE workflow_runs SET status = 'exploded' WHERE id = '${run.id}'`));
+  t.regex(String((runRefused as { parent?: { message?: string } }).parent?.message ?? runRefused?.message), /workflow_run_status/);
+  const receiptRefused = await t.throwsAsync(sql.query(`UPDATE workflow_step_receipts SET status = 'done' WHERE run_id = '${run.id}'`));
+  t.regex(String((receiptRefused as { parent?: { message?: string } }).parent?.message ?? receiptRefused?.message), /workflow_receipt_status/);
+  const [row] = await sql.query<{ status: string; receipt: string }>(
+    `SELECT r.status, s.status AS receipt FROM workflow_runs r JOIN workflow_step_receipts s ON s.run_id = r.id WHERE r.id = '${run.id}'`,
+    { type: QueryTypes.SELECT },
+  );
+  t.deepEqual(row, { status: 'running', receipt: 'completed' });
+});
