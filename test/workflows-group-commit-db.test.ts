@@ -117,3 +117,30 @@ test('the database itself refuses a run or receipt status outside the state mach
   );
   t.deepEqual(row, { status: 'running', receipt: 'completed' });
 });
+
+test('one commit batch with two records of one run: both apply in turn, the later receipt of a step wins, order and seqs kept', async (t) => {
+  const wf = await k.createWorkflow('owner-token', linearWorkflow('same run twice'));
+  const definition = await svc.definitions.get('e-1', wf.id);
+  const run = newRunOf(definition, { owner_id: 'u-owner', trigger_type: 'manual', trigger: {} });
+  const created = await svc.runs.create(run, { status: 'running', leaseOwner: 'me', leaseSeconds: 60, events: [{ type: 'run.started', data: {} }], receipts: [] });
+  const record = (n: number, receipts: ReceiptRow[], finish: boolean) => ({
+    run_id: run.id, owner: 'me', entity_id: run.entity_id, n, status: finish ? 'completed' : null, output: finish ? { done: true } : null, error: null, pause: null, resume_at: null,
+    receipts, events: Array.from({ length: n }, (_, i) => ({ type: 'step.finished', data: { i }, rel: i + 1 })),
+  });
+  const batch = [
+    record(2, [receipt('b', 'first b'), receipt('a', null)], false),
+    { ...record(1, [receipt('x', 'not mine')], false), owner: 'someone else' },
+    record(1, [receipt('b', 'second b'), receipt('c', [1, 'two'])], true),
+  ];
+  const rows = await sql.query<{ committed_run: string; new_seq: number }>('SELECT committed_run, new_seq FROM workflow_commit_runs(:batch::jsonb)', {
+    replacements: { batch: JSON.stringify(batch) },
+    type: QueryTypes.SELECT,
+  });
+  t.deepEqual(rows, [{ committed_run: run.id, new_seq: created.seq + 2 }, { committed_run: run.id, new_seq: created.seq + 3 }], 'the record of another owner is skipped');
+  const receipts = await sql.query<{ step_id: string; output: unknown }>(`SELECT step_id, output FROM workflow_step_receipts WHERE run_id = '${run.id}' ORDER BY ord`, { type: QueryTypes.SELECT });
+  t.deepEqual(receipts, [{ step_id: 'a', output: null }, { step_id: 'b', output: 'second b' }, { step_id: 'c', output: [1, 'two'] }]);
+  const events = await sql.query<{ seq: number; data: { i: number } }>(`SELECT seq, data FROM workflow_run_events WHERE run_id = '${run.id}' ORDER BY seq`, { type: QueryTypes.SELECT });
+  t.deepEqual(events.map((e) => e.seq), [created.seq, created.seq + 1, created.seq + 2, created.seq + 3]);
+  const [final] = await sql.query<{ status: string; output: unknown; seq: number }>(`SELECT status, output, seq FROM workflow_runs WHERE id = '${run.id}'`, { type: QueryTypes.SELECT });
+  t.deepEqual(final, { status: 'completed', output: { done: true }, seq: created.seq + 3 });
+});

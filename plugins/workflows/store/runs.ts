@@ -4,14 +4,19 @@ import type { Commit, NewRun, ReceiptRow, RunEvent, RunRow } from './run-types.t
 
 /**
  * New runs (one, or several at once: group commit), each with its first receipts (written by
- * workflow_put_receipts, migrations/002, once per new row) and events, in one statement. Only
- * after it commits may a run's id go on the queue.
+ * workflow_put_receipts, migrations/004, once per new row) and events, in one statement. Only
+ * after it commits may a run's id go on the queue. Fields are read with `->`/`->>`: a
+ * jsonb_to_recordset would turn each jsonb field back into text and parse it again.
  */
 const CREATE_SQL = `
 WITH c AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS c(id uuid, entity_id varchar, workflow_id uuid, workflow_version int, binding_id uuid, workspace_id uuid, owner_id varchar,
-    trigger_type varchar, status varchar, snapshot jsonb, trigger jsonb, variables jsonb, retry_of uuid, root_run_id uuid, retry_from_step varchar, invalidated jsonb,
-    lineage_attempt int, inline boolean, lease_owner varchar, lease_seconds float8, receipts jsonb, events jsonb, n int)
+  SELECT (v->>'id')::uuid AS id, (v->>'entity_id')::varchar AS entity_id, (v->>'workflow_id')::uuid AS workflow_id, (v->>'workflow_version')::int AS workflow_version,
+    (v->>'binding_id')::uuid AS binding_id, (v->>'workspace_id')::uuid AS workspace_id, (v->>'owner_id')::varchar AS owner_id, (v->>'trigger_type')::varchar AS trigger_type,
+    (v->>'status')::varchar AS status, NULLIF(v->'snapshot', 'null') AS snapshot, NULLIF(v->'trigger', 'null') AS trigger, NULLIF(v->'variables', 'null') AS variables,
+    (v->>'retry_of')::uuid AS retry_of, (v->>'root_run_id')::uuid AS root_run_id, (v->>'retry_from_step')::varchar AS retry_from_step, NULLIF(v->'invalidated', 'null') AS invalidated,
+    (v->>'lineage_attempt')::int AS lineage_attempt, (v->>'inline')::boolean AS inline, (v->>'lease_owner')::varchar AS lease_owner, (v->>'lease_seconds')::float8 AS lease_seconds,
+    v->'receipts' AS receipts, v->'events' AS events, (v->>'n')::int AS n
+  FROM jsonb_array_elements($1::jsonb) AS x(v)
 ), w AS (
   INSERT INTO workflow_runs (id, entity_id, workflow_id, workflow_version, binding_id, workspace_id, owner_id, trigger_type, status, snapshot, trigger, variables,
     retry_of, root_run_id, retry_from_step, invalidated, lineage_attempt, inline, lease_owner, lease_expires_at, started_at, seq)
@@ -119,7 +124,7 @@ export class RunStore {
     return this.commits.submit({ run, owner, c });
   }
 
-  /** The commits as one call of workflow_commit_runs (migrations/002): a run no longer this worker's gets undefined. */
+  /** The commits as one call of workflow_commit_runs (migrations/004): a run no longer this worker's gets undefined. */
   private async commitMany(items: CommitItem[]): Promise<(number | undefined)[]> {
     const records = items.map(({ run, owner, c }) => ({
       run_id: run.id, owner, entity_id: run.entity_id, n: c.events.length, status: c.finish?.status ?? null, output: c.finish?.output ?? null, error: c.finish?.error ?? null,
