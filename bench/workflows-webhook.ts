@@ -6,7 +6,7 @@
  * receipts per answered request), and with errors-only persistence.
  * Targets: all >= 1,000 req/s and >= 0.06 x bare; errors-only >= 0.25 x bare.
  *
- *   node --import tsx bench/workflows-webhook.ts [--windows 4] [--seconds 6] [--connections 50] [--warmup 2]
+ *   node --import tsx bench/workflows-webhook.ts [--windows 4] [--seconds 6] [--connections 50] [--warmup 6]
  *        [--modes all,errors] [--profile] [--perf] [--env KEY=VALUE ...]
  *
  * --profile runs the kernel under --cpu-prof and prints where its time went (JS view).
@@ -31,7 +31,9 @@ const { values: args } = parseArgs({
     windows: { type: 'string', default: '4' },
     seconds: { type: 'string', default: '6' },
     connections: { type: 'string', default: '50' },
-    warmup: { type: 'string', default: '2' },
+    // seconds of load on each server before the windows: with 2 the kernel's first window was
+    // still 10-20% slower than its second in every run (its JIT had not settled; the bare one had)
+    warmup: { type: 'string', default: '6' },
     modes: { type: 'string', default: 'all,errors' },
     profile: { type: 'boolean', default: false },
     perf: { type: 'boolean', default: false },
