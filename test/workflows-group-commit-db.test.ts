@@ -118,7 +118,7 @@ test('the database itself refuses a run or receipt status outside the state mach
   t.deepEqual(row, { status: 'running', receipt: 'completed' });
 });
 
-test('one commit batch with two records of one run: both apply in turn, the later receipt of a step wins, order and seqs kept', async (t) => {
+test('one commit batch with two records of one run: both apply in turn (the later receipt of a step replaces the earlier in place), seqs kept', async (t) => {
   const wf = await k.createWorkflow('owner-token', linearWorkflow('same run twice'));
   const definition = await svc.definitions.get('e-1', wf.id);
   const run = newRunOf(definition, { owner_id: 'u-owner', trigger_type: 'manual', trigger: {} });
@@ -138,7 +138,7 @@ test('one commit batch with two records of one run: both apply in turn, the late
   });
   t.deepEqual(rows, [{ committed_run: run.id, new_seq: created.seq + 2 }, { committed_run: run.id, new_seq: created.seq + 3 }], 'the record of another owner is skipped');
   const receipts = await sql.query<{ step_id: string; output: unknown }>(`SELECT step_id, output FROM workflow_step_receipts WHERE run_id = '${run.id}' ORDER BY ord`, { type: QueryTypes.SELECT });
-  t.deepEqual(receipts, [{ step_id: 'a', output: null }, { step_id: 'b', output: 'second b' }, { step_id: 'c', output: [1, 'two'] }]);
+  t.deepEqual(receipts, [{ step_id: 'b', output: 'second b' }, { step_id: 'a', output: null }, { step_id: 'c', output: [1, 'two'] }]);
   const events = await sql.query<{ seq: number; data: { i: number } }>(`SELECT seq, data FROM workflow_run_events WHERE run_id = '${run.id}' ORDER BY seq`, { type: QueryTypes.SELECT });
   t.deepEqual(events.map((e) => e.seq), [created.seq, created.seq + 1, created.seq + 2, created.seq + 3]);
   const [final] = await sql.query<{ status: string; output: unknown; seq: number }>(`SELECT status, output, seq FROM workflow_runs WHERE id = '${run.id}'`, { type: QueryTypes.SELECT });

@@ -4,7 +4,7 @@ import type { Commit, NewRun, ReceiptRow, RunEvent, RunRow } from './run-types.t
 
 /**
  * New runs (one, or several at once: group commit), each with its first receipts (written by
- * workflow_put_receipts, migrations/004, once per new row) and events, in one statement. Only
+ * workflow_put_receipts, migrations/002, once per new row) and events, in one statement. Only
  * after it commits may a run's id go on the queue. Fields are read with `->`/`->>`: a
  * jsonb_to_recordset would turn each jsonb field back into text and parse it again.
  */
@@ -124,7 +124,7 @@ export class RunStore {
     return this.commits.submit({ run, owner, c });
   }
 
-  /** The commits as one call of workflow_commit_runs (migrations/004): a run no longer this worker's gets undefined. */
+  /** The commits as one call of workflow_commit_runs (migrations/002): a run no longer this worker's gets undefined. */
   private async commitMany(items: CommitItem[]): Promise<(number | undefined)[]> {
     const records = items.map(({ run, owner, c }) => ({
       run_id: run.id, owner, entity_id: run.entity_id, n: c.events.length, status: c.finish?.status ?? null, output: c.finish?.output ?? null, error: c.finish?.error ?? null,
