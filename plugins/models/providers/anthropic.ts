@@ -1,10 +1,11 @@
 import type { ProviderAdapter, ProviderEvent } from './types.ts';
 import { ProviderFailure } from './types.ts';
-import { joinUrl, numberOr, objectOf } from './json.ts';
+import { joinUrl, mergeUsage, objectOf } from './json.ts';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 /** Anthropic requires max_tokens; this is sent when the caller gives none. */
 const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+const USAGE_NAMES = { input: 'input_tokens', output: 'output_tokens' };
 
 /**
  * The Anthropic messages API: `POST {base}/v1/messages` with `x-api-key` and
@@ -32,8 +33,7 @@ export const anthropic: ProviderAdapter = {
       case 'message_start': {
         const message = objectOf(event.message);
         if (typeof message.model === 'string' && message.model) state.model = message.model;
-        const usage = objectOf(message.usage);
-        state.usage = { input_tokens: numberOr(usage.input_tokens, state.usage.input_tokens), output_tokens: numberOr(usage.output_tokens, state.usage.output_tokens) };
+        mergeUsage(state, message.usage, USAGE_NAMES);
         return [];
       }
       case 'content_block_delta': {
@@ -44,8 +44,7 @@ export const anthropic: ProviderAdapter = {
       }
       case 'message_delta': {
         // output_tokens here is the running total
-        const usage = objectOf(event.usage);
-        state.usage = { input_tokens: numberOr(usage.input_tokens, state.usage.input_tokens), output_tokens: numberOr(usage.output_tokens, state.usage.output_tokens) };
+        mergeUsage(state, event.usage, USAGE_NAMES);
         return [];
       }
       case 'message_stop':
@@ -60,8 +59,7 @@ export const anthropic: ProviderAdapter = {
   fromJson(body, state) {
     const message = objectOf(body);
     if (typeof message.model === 'string' && message.model) state.model = message.model;
-    const usage = objectOf(message.usage);
-    state.usage = { input_tokens: numberOr(usage.input_tokens, 0), output_tokens: numberOr(usage.output_tokens, 0) };
+    mergeUsage(state, message.usage, USAGE_NAMES);
     const blocks = Array.isArray(message.content) ? message.content.map(objectOf) : [];
     const text = blocks.filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string).join('');
     state.complete = state.closed = true;

@@ -1,6 +1,8 @@
 import type { ProviderAdapter, ProviderEvent } from './types.ts';
 import { ProviderFailure } from './types.ts';
-import { joinUrl, numberOr, objectOf } from './json.ts';
+import { joinUrl, mergeUsage, objectOf } from './json.ts';
+
+const USAGE_NAMES = { input: 'prompt_tokens', output: 'completion_tokens' };
 
 /**
  * Any OpenAI-compatible chat-completions API: `POST {base}/chat/completions` with
@@ -32,7 +34,7 @@ export const openAi: ProviderAdapter = {
     const chunk = objectOf(JSON.parse(data));
     if (chunk.error) throw new ProviderFailure('provider', openAi.errorMessage(chunk) ?? 'The provider sent an error in the stream.');
     if (typeof chunk.model === 'string' && chunk.model) state.model = chunk.model;
-    readUsage(chunk.usage, state);
+    mergeUsage(state, chunk.usage, USAGE_NAMES);
     const events: ProviderEvent[] = [];
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) {
       const { delta, finish_reason } = objectOf(choice);
@@ -45,7 +47,7 @@ export const openAi: ProviderAdapter = {
   fromJson(body, state) {
     const completion = objectOf(body);
     if (typeof completion.model === 'string' && completion.model) state.model = completion.model;
-    readUsage(completion.usage, state);
+    mergeUsage(state, completion.usage, USAGE_NAMES);
     const choices = Array.isArray(completion.choices) ? completion.choices : [];
     const content = objectOf(objectOf(choices[0]).message).content;
     if (typeof content !== 'string') throw new ProviderFailure('provider', 'The provider answered a completion without text.');
@@ -60,9 +62,3 @@ export const openAi: ProviderAdapter = {
     return typeof message === 'string' ? message : undefined;
   },
 };
-
-function readUsage(usage: unknown, state: { usage: { input_tokens: number; output_tokens: number } }): void {
-  if (!usage || typeof usage !== 'object') return;
-  const u = usage as Record<string, unknown>;
-  state.usage = { input_tokens: numberOr(u.prompt_tokens, state.usage.input_tokens), output_tokens: numberOr(u.completion_tokens, state.usage.output_tokens) };
-}
