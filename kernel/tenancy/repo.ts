@@ -29,10 +29,15 @@ export function tenantRepo<M extends Model>(model: ModelStatic<M>, label: string
      * routes that only read: no model instances are built. Only when the page is past the end
      * does a second query count the rows.
      */
-    async pageRows<R = Record<string, unknown>>(ctx: Context | string, opts: { where?: WhereOptions; order?: FindOptions['order']; limit: number; offset: number; attributes?: string[] }): Promise<Page<R>> {
+    /** `exclude`: columns never read (a sealed secret), from the model's columns or `attributes` */
+    async pageRows<R = Record<string, unknown>>(
+      ctx: Context | string,
+      opts: { where?: WhereOptions; order?: FindOptions['order']; limit: number; offset: number; attributes?: string[]; exclude?: string[] },
+    ): Promise<Page<R>> {
       const entityId = typeof ctx === 'string' ? ctx : entityOf(ctx);
       const where = scope(entityId, opts.where);
-      const attributes = [...(opts.attributes ?? Object.keys(model.getAttributes())), [literal('count(*) OVER ()'), TOTAL]] as FindOptions['attributes'];
+      const columns = (opts.attributes ?? Object.keys(model.getAttributes())).filter((c) => !opts.exclude?.includes(c));
+      const attributes = [...columns, [literal('count(*) OVER ()'), TOTAL]] as FindOptions['attributes'];
       const rows = (await model.findAll({ where, order: opts.order, limit: opts.limit, offset: opts.offset, attributes, raw: true })) as unknown as (R & { [TOTAL]: string })[];
       const total = rows.length ? Number(rows[0][TOTAL]) : opts.offset > 0 ? await model.count({ where }) : 0;
       for (const row of rows) delete (row as Record<string, unknown>)[TOTAL];

@@ -6,9 +6,6 @@ import type { ApiKeyAttributes } from '../model.ts';
 import type { ModelsAction } from '../service.ts';
 import { API_KEY_SCHEMA, apiKeyView } from '../views.ts';
 
-/** every column but the sealed key: a list never reads the secret at all */
-const LIST_COLUMNS = ['id', 'entity_id', 'name', 'provider', 'key_prefix', 'default_model', 'is_default', 'created_by', 'created_at', 'updated_at', 'rotated_at', 'last_used_at'];
-
 /** `GET /api/v1/api-keys`: the entity's keys, metadata and prefixes only. */
 export const list: ModelsAction = {
   rest: 'GET /',
@@ -23,7 +20,7 @@ export const list: ModelsAction = {
       order: [['created_at', 'DESC'], ['id', 'DESC']],
       limit,
       offset,
-      attributes: LIST_COLUMNS,
+      exclude: ['sealed_key'], // a list never reads the secret at all
     });
     return { ...page, items: page.items.map(apiKeyView) };
   },
