@@ -139,3 +139,12 @@ test('a chunked JSON body over the limit is 413 on the lean path, and one within
   t.is(small.status, 200);
   t.deepEqual(small.body, (await lean('/api/v1/greeter/echo', { ...json('{"name":"ada"}'), token: 'owner-token' })).body);
 });
+
+test('moleculer-web\'s own alias lookup is the index, over the routes of the loaded packages', (t) => {
+  const api = fixture.kernel.broker.getLocalService('api') as unknown as { aliasIndex: unknown; resolveAlias(url: string, method: string): { alias: { action: string }; params: unknown } | false };
+  t.truthy(api.aliasIndex);
+  const found = api.resolveAlias('/api/v1/greeter/named/ada', 'GET');
+  t.is(found && found.alias.action, 'greeter.named');
+  t.deepEqual(found && found.params, { name: 'ada' });
+  t.is(api.resolveAlias('/api/v1/greeter/nothing-here', 'GET'), false);
+});

@@ -3,6 +3,7 @@ import type { Context, ServiceSchema } from 'moleculer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateRequest, IDENTITY_INVALIDATED_EVENT, type IdentityInvalidation } from './authenticate.ts';
 import { IdentityCache } from './identity-cache.ts';
+import { AliasIndex, type IndexedAlias } from './alias-index.ts';
 import { JSON_BODY_TYPES } from './content-type.ts';
 import { afterAuthentication, beforeCall } from './before-call.ts';
 import { requestIdOf } from './request-id.ts';
@@ -16,7 +17,7 @@ import { installRequestListener, type Gateway } from './request-listener.ts';
 type Req = IncomingMessage & { $ctx?: Context; $params?: Record<string, unknown>; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $requestId?: string };
 type Handler = (req: Req, res: ServerResponse) => void | Promise<void>;
 /** what the gateway service instance keeps besides moleculer-web's own state */
-type GatewayState = { identities: IdentityCache };
+type GatewayState = { identities: IdentityCache; aliasIndex: AliasIndex<IndexedAlias>; aliases: IndexedAlias[] };
 
 export interface ApiGatewayOptions {
   port: number;
@@ -110,6 +111,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
     },
     created() {
       (this as unknown as GatewayState).identities = new IdentityCache();
+      (this as unknown as GatewayState).aliasIndex = new AliasIndex();
       const leanCall = createLeanCall(this as unknown as LeanGateway, {
         corsEnabled: opts.corsOrigins.length > 0,
         bodyLimit: opts.bodyLimit,
@@ -122,6 +124,11 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
       });
     },
     methods: {
+      // moleculer-web's own lookup, for its request handler and the lean path alike, without its scan of every alias
+      resolveAlias(url: string, method = 'GET') {
+        const state = this as unknown as GatewayState;
+        return state.aliasIndex.resolve(state.aliases, url, method);
+      },
       authenticate(ctx: Context, _route: unknown, req: Req) {
         return authenticateRequest(this.broker, ctx, req, req.$action, (this as unknown as GatewayState).identities);
       },

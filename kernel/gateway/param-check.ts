@@ -1,4 +1,5 @@
 import { ERRORS } from '../errors/catalogue.ts';
+import { isPlainObject } from '../plain-object.ts';
 
 /**
  * How deep request parameters may nest. The body parser bounds a body's size, not its depth,
@@ -12,13 +13,6 @@ const NUL = '\u0000';
 
 /** How a NUL inside a key is written in the field path (the path is shown, and must stay printable). */
 const shown = (key: string) => key.replaceAll(NUL, '\\u0000');
-
-/** An object parsed from JSON or a query string (a stream or another class instance is not walked). */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /** The top-level parameters to walk: `$req`/`$res` (the request itself, for some actions) are not. */
 function topLevel(params: Record<string, unknown>): [string, unknown][] {

@@ -1,12 +1,8 @@
+import { isPlainObject } from '../plain-object.ts';
+
 /** Keys whose values are secrets wherever they appear: passwords, tokens, API keys, cookies... */
 export const SECRET_KEY = /pass(word|phrase)?|secret|token|api[-_]?key|authorization|cookie|credential|private[-_]?key|signature/i;
 export const REDACTED = '[redacted]';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /**
  * A copy of `value` fit to leave the process (a trace span, say): every value under a

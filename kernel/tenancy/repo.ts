@@ -27,9 +27,9 @@ export function tenantRepo<M extends Model>(model: ModelStatic<M>, label: string
     /**
      * A page as plain rows in ONE query (the total rides along as a window count), for list
      * routes that only read: no model instances are built. Only when the page is past the end
-     * does a second query count the rows.
+     * does a second query count the rows. `exclude` names columns never read (a sealed
+     * secret), taken out of the model's columns or of `attributes`.
      */
-    /** `exclude`: columns never read (a sealed secret), from the model's columns or `attributes` */
     async pageRows<R = Record<string, unknown>>(
       ctx: Context | string,
       opts: { where?: WhereOptions; order?: FindOptions['order']; limit: number; offset: number; attributes?: string[]; exclude?: string[] },

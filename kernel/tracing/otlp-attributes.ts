@@ -1,3 +1,5 @@
+import { isPlainObject } from '../plain-object.ts';
+
 /**
  * OTLP/JSON attribute encoding (opentelemetry-proto `common.proto` in its JSON mapping):
  * every value is a typed `AnyValue`, and 64-bit integers travel as decimal strings.
@@ -58,12 +60,6 @@ export function toAnyValue(value: unknown, maxValueLength: number = DEFAULT_ATTR
     default:
       return { stringValue: truncate(stringify(value), maxValueLength) };
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object') return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 function flattenInto(out: Array<[string, unknown]>, value: unknown, path: string, depth: number, maxDepth: number): void {

@@ -131,7 +131,9 @@ export class RunStore {
       pause: c.finish?.pause ?? null, resume_at: c.finish?.resumeAt ?? null, receipts: c.receipts, events: packEvents(c.events),
     }));
     const rows = await this.sql.rows<{ committed_run: string; new_seq: number }>('SELECT committed_run, new_seq FROM workflow_commit_runs($1::jsonb)', [json(records)], 'wf_run_commit');
-    // rows come in record order, without the records that were skipped
+    // rows come in record order, without the records that were skipped. Matching by run id is
+    // exact: every record of a batch carries this process's owner, so once a record of a run is
+    // skipped (the run is no longer running, or no longer ours) so are its later ones
     let next = 0;
     return items.map((i) => (rows[next]?.committed_run === i.run.id ? rows[next++].new_seq : undefined));
   }
