@@ -4,7 +4,10 @@ import type { BindingRow } from './store/bindings.ts';
 import type { NewRun, RunRow } from './store/run-types.ts';
 import type { WorkflowsService } from './service.ts';
 
-/** A new run of a definition: the snapshot is taken now, variables layered definition < binding < run. */
+/**
+ * A new run of a definition: its snapshot is the definition's current version (stored by
+ * reference, store/version-snapshots.ts), variables layered definition < binding < run.
+ */
 export function newRunOf(definition: DefinitionRow, opts: { binding?: BindingRow | null; workspace_id?: string | null; owner_id: string | null; trigger_type: string; trigger: unknown; variables?: Record<string, unknown> }): NewRun {
   return {
     id: newId(),
@@ -16,6 +19,7 @@ export function newRunOf(definition: DefinitionRow, opts: { binding?: BindingRow
     owner_id: opts.owner_id,
     trigger_type: opts.trigger_type,
     snapshot: snapshotOf(definition),
+    snapshot_by_version: true,
     trigger: opts.trigger ?? null,
     variables: { ...(definition.variables ?? {}), ...(opts.binding?.variables ?? {}), ...(opts.variables ?? {}) },
   };

@@ -115,7 +115,7 @@ export const RUN_SCHEMA: JSONSchema = {
     created_at: { type: 'string', format: 'date-time' },
     started_at: nullableString,
     finished_at: nullableString,
-    snapshot: { type: 'object', description: 'The definition as it was when the run started.' },
+    snapshot: { type: ['object', 'null'], description: 'The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand.' },
     trigger: anyValue,
     steps: { type: 'array', items: RECEIPT_SCHEMA, description: 'The sanitised trace: one receipt per step reached.' },
   },

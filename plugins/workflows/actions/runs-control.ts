@@ -14,6 +14,11 @@ function illegal(row: RunRow, move: string): Error {
   return WORKFLOWS_ERR.ILLEGAL_TRANSITION(`A ${row.status} run cannot be ${move}.`, { run_id: row.id, status: row.status });
 }
 
+/** a run whose definition version is gone (not something the API can do: versions are kept) */
+function missingSnapshot(row: RunRow): Error {
+  return WORKFLOWS_ERR.ILLEGAL_TRANSITION('The run has no snapshot of its definition any more; it cannot go on.', { run_id: row.id, status: row.status });
+}
+
 async function requeue(svc: WorkflowsService, row: RunRow): Promise<void> {
   await svc.engine.queue.enqueue('work', { name: RUN_JOB, id: `${row.id}:s${row.seq}` });
   svc.live.publish(row.id, row.entity_id, [{ id: row.seq, type: 'run.resumed', data: { status: row.status } }]);
@@ -59,7 +64,8 @@ export const resumeRun: WorkflowsAction = {
     const waiting = receipts.find((r) => r.step_id === stepId && r.status === 'waiting');
     if (!waiting) throw ERRORS.VALIDATION_FAILED(`Step '${stepId}' is not waiting.`, [{ field: 'step_id', message: `Step '${stepId}' of this run is not waiting.`, type: 'notWaiting' }]);
     const pause = (waiting.directive?.pause ?? row.pause) as PauseInfo;
-    const step = row.snapshot.steps.find((s) => s.id === stepId)!;
+    const step = row.snapshot?.steps.find((s) => s.id === stepId);
+    if (!step) throw missingSnapshot(row);
     if (pause.decision_required) {
       if (!ctx.params.decision) throw WORKFLOWS_ERR.DECISION_REQUIRED('This run waits for an approval: give "decision": "approve" or "reject". A generic resume is not an approval.', { run_id: row.id, step_id: stepId });
       if (who.id !== row.owner_id) throw WORKFLOWS_ERR.NOT_RUN_OWNER('Only the owner of this run can decide its approval.', { run_id: row.id });
@@ -111,7 +117,7 @@ export const retryRun: WorkflowsAction = {
     const next = await this.engine.enqueueRun(
       {
         id: newId(), entity_id: row.entity_id, workflow_id: row.workflow_id, workflow_version: row.workflow_version, binding_id: row.binding_id, workspace_id: row.workspace_id,
-        owner_id: row.owner_id, trigger_type: row.trigger_type, snapshot: row.snapshot, trigger: row.trigger, variables: row.variables,
+        owner_id: row.owner_id, trigger_type: row.trigger_type, snapshot: plan.snapshot, snapshot_by_version: row.snapshot_by_version === true, trigger: row.trigger, variables: row.variables,
         retry_of: row.id, root_run_id: row.root_run_id, retry_from_step: plan.from.join(','), invalidated: plan.invalidated, lineage_attempt: row.lineage_attempt + 1,
       },
       { receipts: plan.carried },
@@ -138,7 +144,7 @@ export const stepControl: WorkflowsAction = {
   async handler(ctx: Context<{ run_id: string; step_id: string; outcome: 'succeeded' | 'failed'; output?: unknown; note?: string }>) {
     const who = identityOf(ctx);
     const row = await this.runQueries.get(who.entity_id, ctx.params.run_id);
-    const step = row.snapshot.steps.find((s) => s.id === ctx.params.step_id);
+    const step = row.snapshot?.steps.find((s) => s.id === ctx.params.step_id);
     if (!step) throw ERRORS.NOT_FOUND(`No step '${ctx.params.step_id}' in this run.`, { resource: 'workflow_step', id: ctx.params.step_id });
     const ok = await this.control.reconcile(who.entity_id, row.id, step.id, ctx.params.outcome === 'succeeded', ctx.params.output, step.next, ctx.params.note ?? null);
     if (!ok) throw WORKFLOWS_ERR.ILLEGAL_TRANSITION(`Step '${step.id}' does not need reconciliation.`, { run_id: row.id, step_id: step.id });

@@ -10,7 +10,8 @@ import type { NodeTypeRegistry } from './node-types.ts';
 import type { StepOutcome } from './step-runner.ts';
 import type { EngineProfile } from './profile.ts';
 import type { CreatedRun, RunStore } from '../store/runs.ts';
-import type { NewRun, ReceiptRow, RunEvent, RunRow } from '../store/run-types.ts';
+import { isRunnable } from '../store/version-snapshots.ts';
+import type { NewRun, ReceiptRow, RunEvent, RunnableRun, RunRow } from '../store/run-types.ts';
 import type { Env } from '../service.ts';
 
 export const RUN_JOB = 'workflow.run';
@@ -76,7 +77,7 @@ export class Engine {
     return (events: Parameters<LiveEvents['publish']>[2]) => this.deps.live.publish(run.id, run.entity_id, events);
   }
 
-  private executor(run: RunRow, journal: Journal, existing = [] as Awaited<ReturnType<RunStore['receipts']>>, onRespond?: (r: Respond) => void): RunExecutor {
+  private executor(run: RunnableRun, journal: Journal, existing = [] as Awaited<ReturnType<RunStore['receipts']>>, onRespond?: (r: Respond) => void): RunExecutor {
     return new RunExecutor(run, existing, {
       broker: this.deps.broker,
       nodeTypes: this.deps.nodeTypes,
@@ -117,6 +118,7 @@ export class Engine {
     const claimed = await this.deps.store.claim(runId, this.owner, this.lease);
     this.profile?.add('claim', performance.now() - t0);
     if (!claimed) return undefined;
+    if (!isRunnable(claimed)) return this.failWithoutSnapshot(claimed);
     if (!claimed.announced) this.deps.live.publish(claimed.id, claimed.entity_id, [{ id: claimed.seq, type: claimed.old_status === 'pending' ? 'run.started' : 'run.resumed', data: { status: 'running' } }]);
     const t1 = performance.now();
     // a run taken from the queue for the first time has no receipts, unless a retry carried some
@@ -129,6 +131,15 @@ export class Engine {
     const outcome = await this.executor(claimed, new DbJournal(this.deps.store, claimed, this.owner), receipts).drive();
     await this.afterOutcome(claimed, outcome);
     return outcome;
+  }
+
+  /** A run whose definition version is gone (versions are kept, so only by hand) cannot go on: it fails. */
+  private async failWithoutSnapshot(run: RunRow): Promise<RunOutcome> {
+    const error = { message: `the run's definition version ${run.workflow_version} no longer exists`, code: 'SNAPSHOT_MISSING' };
+    const seq = await new DbJournal(this.deps.store, run, this.owner).commit({ receipts: [], events: [{ type: 'run.finished', data: { status: 'failed', error } }], finish: { status: 'failed', error } });
+    if (seq === undefined) return { status: 'lost' };
+    this.deps.live.publish(run.id, run.entity_id, [{ id: seq, type: 'run.finished', data: { status: 'failed', error } }]);
+    return { status: 'failed', error };
   }
 
   /** A long timer wait resumes from a delayed job (the sweeper also finds it when that job is lost). */
@@ -144,7 +155,7 @@ export class Engine {
    * with the row (one statement fewer per webhook call). Only a plain pass-through qualifies: an
    * entry step that fails, pauses, finishes, responds or has an uncertain effect runs as usual.
    */
-  private async foldedEntry(draft: RunRow): Promise<ReceiptRow | undefined> {
+  private async foldedEntry(draft: RunnableRun): Promise<ReceiptRow | undefined> {
     const step = draft.snapshot.steps.find((s) => s.id === entryStepOf(draft, this.deps.nodeTypes));
     if (!step) return undefined;
     const outcome = await runStep(
@@ -170,13 +181,13 @@ export class Engine {
     let respondNow!: (r: Respond) => void;
     const responded = new Promise<Respond>((resolve) => (respondNow = resolve));
     const deferred = this.deps.env.WORKFLOW_RUN_PERSISTENCE === 'errors';
-    const draft = { ...run, status: 'running', seq: 0, output: null, error: null, pause: null, retry_of: null, root_run_id: run.id, retry_from_step: null, invalidated: null, lineage_attempt: 1, lease_owner: this.owner, lease_expires_at: null, recoveries: 0, inline: true, created_at: new Date(), started_at: new Date(), finished_at: null } as RunRow;
+    const draft = { ...run, status: 'running', seq: 0, output: null, error: null, pause: null, retry_of: null, root_run_id: run.id, retry_from_step: null, invalidated: null, lineage_attempt: 1, lease_owner: this.owner, lease_expires_at: null, recoveries: 0, inline: true, created_at: new Date(), started_at: new Date(), finished_at: null } as RunnableRun;
     const entry = await this.foldedEntry(draft);
     const receipts = entry ? [entry] : [];
     const events: RunEvent[] = [{ type: 'run.created', data: { status: 'running' } }, { type: 'run.started', data: { status: 'running' } }];
     if (entry) events.push({ type: 'step.started', data: { step_id: entry.step_id, started_at: entry.started_at } }, { type: 'step.finished', data: { step_id: entry.step_id, status: entry.status, finished_at: entry.finished_at } });
     let journal: Journal;
-    let row: RunRow;
+    let row: RunnableRun;
     if (deferred) {
       journal = new DeferredJournal(this.deps.store, run, this.owner, this.lease);
       row = { ...draft, seq: events.length };

@@ -6,7 +6,7 @@ import type { TemplateScope } from './templates.ts';
 import type { LiveEvent } from './live-events.ts';
 import type { EngineProfile } from './profile.ts';
 import { nowIso } from './clock.ts';
-import type { Approval, Commit, PauseInfo, ReceiptRow, RunEvent, RunRow, RunStatus, SavedInvocation } from '../store/run-types.ts';
+import type { Approval, Commit, PauseInfo, ReceiptRow, RunEvent, RunnableRun, RunRow, RunStatus, SavedInvocation } from '../store/run-types.ts';
 
 /** Where commits go: the database (one statement each), or memory first (errors-only persistence). */
 export interface Journal {
@@ -35,7 +35,7 @@ export interface RunOutcome {
   pause?: PauseInfo | null;
 }
 
-export function entryStepOf(run: RunRow, nodeTypes: NodeTypeRegistry): string {
+export function entryStepOf(run: RunnableRun, nodeTypes: NodeTypeRegistry): string {
   const entry = run.snapshot.steps.find((s) => nodeTypes.get(s.type)?.description.entry) ?? run.snapshot.steps[0];
   return entry.id;
 }
@@ -60,7 +60,7 @@ export class RunExecutor {
   /** what every step of this run is run with */
   private readonly stepDeps: StepRunnerDeps;
 
-  constructor(private readonly run: RunRow, existing: ReceiptRow[], private readonly deps: ExecutorDeps) {
+  constructor(private readonly run: RunnableRun, existing: ReceiptRow[], private readonly deps: ExecutorDeps) {
     this.plan = RunPlan.of(run.snapshot.steps, entryStepOf(run, deps.nodeTypes));
     for (const r of existing) this.remember(r);
     this.stepDeps = {

@@ -1,6 +1,6 @@
 import { RunPlan } from './plan.ts';
 import { referencedSteps } from './templates.ts';
-import { SNAPSHOT_FORMAT } from '../store/definitions.ts';
+import { SNAPSHOT_FORMAT, type Snapshot } from '../store/definitions.ts';
 import type { ReceiptRow, RunRow } from '../store/run-types.ts';
 
 export type RetryRefusal =
@@ -11,6 +11,8 @@ export type RetryRefusal =
   | { kind: 'nothing_to_retry' };
 
 export interface RetryPlan {
+  /** the snapshot the retry runs on (checked here) */
+  snapshot: Snapshot;
   from: string[];
   invalidated: string[];
   carried: ReceiptRow[];
@@ -41,7 +43,7 @@ export function planRetry(run: RunRow, receipts: ReceiptRow[], fromStepId: strin
   if (from.length === 0 && errorStep && stepIds.has(errorStep)) {
     // the step that stopped the run was reconciled as done: carry everything and go on after it
     if (receipts.find((r) => r.step_id === errorStep)?.status === 'reconciled') {
-      return { from: [], invalidated: [], carried: receipts.filter(settled).map((r) => ({ ...r, carried_from: r.carried_from ?? run.id })) };
+      return { snapshot: snap, from: [], invalidated: [], carried: receipts.filter(settled).map((r) => ({ ...r, carried_from: r.carried_from ?? run.id })) };
     }
     from.push(errorStep);
   }
@@ -66,5 +68,5 @@ export function planRetry(run: RunRow, receipts: ReceiptRow[], fromStepId: strin
   const carried = receipts
     .filter((r) => !invalid.has(r.step_id) && settled(r))
     .map((r) => ({ ...r, carried_from: r.carried_from ?? run.id }));
-  return { from, invalidated: [...invalid], carried };
+  return { snapshot: snap, from, invalidated: [...invalid], carried };
 }

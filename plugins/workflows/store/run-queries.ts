@@ -2,6 +2,7 @@ import { validate as isUuid } from 'uuid';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
 import type { Sql } from './sql.ts';
 import type { ReceiptRow, RunRow } from './run-types.ts';
+import type { VersionSnapshots } from './version-snapshots.ts';
 
 export interface RunFilter {
   workflow_id?: string;
@@ -16,11 +17,15 @@ const LIST_COLUMNS = `id, entity_id, workflow_id, workflow_version, binding_id, 
 
 /** Reads of runs for the API, always within the caller's entity. */
 export class RunQueries {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly versions: VersionSnapshots,
+  ) {}
 
+  /** The run with its snapshot (store/version-snapshots.ts). */
   async find(entityId: string, id: string): Promise<RunRow | undefined> {
     if (!isUuid(id)) return undefined;
-    return this.sql.one<RunRow>('SELECT * FROM workflow_runs WHERE entity_id = $1 AND id = $2', [entityId, id], 'wf_run_find');
+    return this.versions.fill(await this.sql.one<RunRow>('SELECT * FROM workflow_runs WHERE entity_id = $1 AND id = $2', [entityId, id], 'wf_run_find'));
   }
 
   async get(entityId: string, id: string): Promise<RunRow> {

@@ -42,7 +42,10 @@ export interface RunRow {
   owner_id: string | null;
   trigger_type: string;
   status: RunStatus;
-  snapshot: Snapshot;
+  /** null only for a run whose definition version no longer exists (store/version-snapshots.ts) */
+  snapshot: Snapshot | null;
+  /** not a column: the snapshot was read from its definition version, the row holds no copy */
+  snapshot_by_version?: boolean;
   trigger: unknown;
   variables: Record<string, unknown>;
   output: unknown;
@@ -62,6 +65,9 @@ export interface RunRow {
   started_at: Date | null;
   finished_at: Date | null;
 }
+
+/** A run with its snapshot at hand: what the engine executes. */
+export type RunnableRun = RunRow & { snapshot: Snapshot };
 
 export interface ReceiptRow {
   step_id: string;
@@ -93,7 +99,10 @@ export interface Commit {
 }
 
 /** The fields a new run row gets: those of the row it becomes, plus its retry lineage. */
-export type NewRun = Pick<RunRow, 'id' | 'entity_id' | 'workflow_id' | 'workflow_version' | 'binding_id' | 'workspace_id' | 'owner_id' | 'trigger_type' | 'snapshot' | 'trigger' | 'variables'> & {
+export type NewRun = Pick<RunRow, 'id' | 'entity_id' | 'workflow_id' | 'workflow_version' | 'binding_id' | 'workspace_id' | 'owner_id' | 'trigger_type' | 'trigger' | 'variables'> & {
+  snapshot: Snapshot;
+  /** the snapshot IS the saved version `workflow_version`: the row references it instead of holding a copy */
+  snapshot_by_version?: boolean;
   retry_of?: string | null;
   root_run_id?: string;
   retry_from_step?: string | null;

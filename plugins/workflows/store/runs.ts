@@ -1,6 +1,7 @@
 import { json, type Sql } from './sql.ts';
 import { GroupCommit } from './group-commit.ts';
 import type { Commit, NewRun, ReceiptRow, RunEvent, RunRow } from './run-types.ts';
+import type { VersionSnapshots } from './version-snapshots.ts';
 
 /**
  * New runs (one, or several at once: group commit), each with its first receipts (written by
@@ -84,7 +85,11 @@ export class RunStore {
   /** new run rows, grouped the same way */
   private readonly creates: GroupCommit<CreateItem, CreatedRun>;
 
-  constructor(private readonly sql: Sql, opts: { commitSlots: number } = { commitSlots: 1 }) {
+  constructor(
+    private readonly sql: Sql,
+    private readonly versions: VersionSnapshots,
+    opts: { commitSlots: number } = { commitSlots: 1 },
+  ) {
     this.commits = new GroupCommit((items: CommitItem[]) => this.commitMany(items), { maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase });
     this.creates = new GroupCommit((items: CreateItem[]) => this.createMany(items), { maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase });
   }
@@ -100,7 +105,7 @@ export class RunStore {
   private async createMany(items: CreateItem[]): Promise<CreatedRun[]> {
     const records = items.map(({ run, opts }) => ({
       id: run.id, entity_id: run.entity_id, workflow_id: run.workflow_id, workflow_version: run.workflow_version, binding_id: run.binding_id, workspace_id: run.workspace_id,
-      owner_id: run.owner_id, trigger_type: run.trigger_type, status: opts.status, snapshot: run.snapshot, trigger: run.trigger ?? null, variables: run.variables,
+      owner_id: run.owner_id, trigger_type: run.trigger_type, status: opts.status, snapshot: run.snapshot_by_version ? null : run.snapshot, trigger: run.trigger ?? null, variables: run.variables,
       retry_of: run.retry_of ?? null, root_run_id: run.root_run_id ?? run.id, retry_from_step: run.retry_from_step ?? null, invalidated: run.invalidated ?? null,
       lineage_attempt: run.lineage_attempt ?? 1, inline: run.inline ?? false, lease_owner: opts.leaseOwner, lease_seconds: opts.leaseSeconds,
       receipts: opts.receipts ?? [], events: packEvents(opts.events ?? []), n: (opts.events ?? []).length,
@@ -114,9 +119,12 @@ export class RunStore {
     });
   }
 
-  /** Takes the run for this worker, or undefined when another worker holds it or it is not runnable. */
+  /**
+   * Takes the run for this worker (with its snapshot), or undefined when another worker holds
+   * it or it is not runnable.
+   */
   async claim(runId: string, owner: string, leaseSeconds: number): Promise<ClaimedRun | undefined> {
-    return this.sql.one<ClaimedRun>(CLAIM_SQL, [runId, owner, leaseSeconds], 'wf_run_claim');
+    return this.versions.fill(await this.sql.one<ClaimedRun>(CLAIM_SQL, [runId, owner, leaseSeconds], 'wf_run_claim'));
   }
 
   /** Commits receipts and events (and a final status) while this worker still holds the run; the new seq, else undefined. */
