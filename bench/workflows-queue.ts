@@ -7,6 +7,7 @@
  * minus the time inside the node's execute call; p50/p99) and where the time goes per phase.
  *
  *   node --import tsx bench/workflows-queue.ts [--runs 10000] [--runs-c1 1500] [--concurrency 1,4]
+ *        [--env KEY=VALUE ...]
  *
  * Each level also runs a bare bull + pg loop with the same commit pattern (workflows-queue-
  * reference.ts) right after, in the same database, so the figure can be read against what
@@ -22,15 +23,20 @@ import { Sequelize, QueryTypes } from 'sequelize';
 import { loadConfig } from '../config/load.ts';
 import { startKernel, type Kernel } from '../kernel/bootstrap.ts';
 import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
-import { percentile, round } from './lib/stats.ts';
+import { mean, percentile, round } from './lib/stats.ts';
 import { EngineProfile } from '../plugins/workflows/engine/profile.ts';
+import type { FlushStats } from '../plugins/workflows/store/group-commit.ts';
 import { newRunOf } from '../plugins/workflows/run-launch.ts';
 import type { WorkflowsService } from '../plugins/workflows/service.ts';
 import { referenceLoop } from './workflows-queue-reference.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '10000' }, 'runs-c1': { type: 'string', default: '1500' }, concurrency: { type: 'string', default: '1,4' } } });
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '10000' }, 'runs-c1': { type: 'string', default: '1500' }, concurrency: { type: 'string', default: '1,4' }, env: { type: 'string', multiple: true, default: [] } },
+});
+/** --env KEY=VALUE: settings for both kernel nodes (WORKFLOW_COMMIT_SLOTS=2, say) */
+const extraEnv = Object.fromEntries((args.env ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 const levels = String(args.concurrency).split(',').map(Number);
 
 const FIVE_STEPS = {
@@ -65,7 +71,7 @@ const workflows = (k: Kernel) => k.broker.getLocalService('workflows') as unknow
 
 async function level(concurrency: number, runs: number, dbUrl: string, root: string): Promise<Record<string, unknown>> {
   const namespace = `benchwf${process.pid}c${concurrency}`;
-  const env = { DATABASE_URL: dbUrl, NAMESPACE: namespace, WORKER_WORK_CONCURRENCY: String(concurrency) };
+  const env = { DATABASE_URL: dbUrl, NAMESPACE: namespace, WORKER_WORK_CONCURRENCY: String(concurrency), ...extraEnv };
   // 1. commit and queue every run, with no worker anywhere
   const producer = await node(root, { ...env, ROLES: 'api' });
   const svc = workflows(producer);
@@ -127,13 +133,28 @@ async function level(concurrency: number, runs: number, dbUrl: string, root: str
     executePerStepMs: { p50: round(percentile(profile.executeMs, 50), 3), p99: round(percentile(profile.executeMs, 99), 3) },
     phaseMicrosPerStep: perStep,
     commitsPerRun: round(profile.counts.commits / Math.max(1, profile.counts.runs), 2),
+    // a step commit's time: waiting for the group commit's slot, then the statement's round trip
+    stepCommitStatements: commitSplit(profile.flushes.step_commit),
   };
   console.log(
     `concurrency ${concurrency}: ${result.runsPerSec} runs/s over ${result.measuredRuns} runs (bare bull+pg loop, same run: ${result.referenceRunsPerSec} runs/s, ratio ${result.ratioToReference}; enqueue ${result.enqueuePerSec}/s); ` +
       `overhead/step p50 ${result.overheadPerStepMs.p50} ms p99 ${result.overheadPerStepMs.p99} ms; execute/step p50 ${result.executePerStepMs.p50} ms; ` +
-      `per step (us): ${JSON.stringify(perStep)}; commits/run ${result.commitsPerRun}; receipts ${receipts}; not completed ${failed}`,
+      `per step (us): ${JSON.stringify(perStep)}; commits/run ${result.commitsPerRun}; receipts ${receipts}; not completed ${failed}; ` +
+      `step-commit statements: ${JSON.stringify(result.stepCommitStatements)}`,
   );
   return result;
+}
+
+/** The group commit's statements: how many items each carried, the slot wait of the oldest, the round trip. */
+function commitSplit(flushes: FlushStats[]): { statements: number; itemsMean: number; waitP50Ms: number; roundTripP50Ms: number; roundTripP99Ms: number } {
+  const round3 = (n: number) => round(n, 3);
+  return {
+    statements: flushes.length,
+    itemsMean: round(mean(flushes.map((f) => f.size)), 2),
+    waitP50Ms: round3(percentile(flushes.map((f) => f.waitedMs), 50)),
+    roundTripP50Ms: round3(percentile(flushes.map((f) => f.flushMs), 50)),
+    roundTripP99Ms: round3(percentile(flushes.map((f) => f.flushMs), 99)),
+  };
 }
 
 async function main(): Promise<void> {

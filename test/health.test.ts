@@ -66,6 +66,12 @@ test.serial('/metrics is Prometheus text', async (t) => {
   t.is(res.status, 200);
   t.regex(res.headers.get('content-type') ?? '', /^text\/plain/);
   t.regex(res.text, /^# (HELP|TYPE) moleculer_/m);
+  // a histogram kept without quantiles still has the _sum and _count series the format requires
+  const series = (suffix: string) => new RegExp(`^moleculer_request_time_${suffix}\\{[^}]*action="greeter.open"[^}]*\\} ([0-9.e+-]+)$`, 'm').exec(res.text)?.[1];
+  const inf = new RegExp('^moleculer_request_time_bucket\\{[^}]*action="greeter.open"[^}]*le="\\+Inf"\\} (\\d+)$', 'm').exec(res.text)?.[1];
+  t.truthy(inf, 'the +Inf bucket');
+  t.is(series('count'), inf, '_count equals the +Inf bucket');
+  t.true(Number(series('sum')) >= 0, '_sum');
 });
 
 test.serial('the object store down: /health/deep is 503 naming it', async (t) => {

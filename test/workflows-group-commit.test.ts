@@ -78,3 +78,21 @@ test('a batch whose outcome is unknown (connection lost) fails whole and is neve
   t.deepEqual(await Promise.all(rest), [lost, lost]);
   t.deepEqual(w.calls, [[1], [2, 3]], 'the lost batch was not repeated');
 });
+
+test('each statement is reported once: its size, the wait of its oldest item, its round trip, whether it failed', async (t) => {
+  const w = writer({ refuse: (items) => (items.includes(13) && items.length > 1 ? Object.assign(new Error('refused'), { code: '23514' }) : undefined) });
+  const seen: { size: number; waitedMs: number; flushMs: number; ok: boolean }[] = [];
+  const group = new GroupCommit((items: number[]) => w.write(items), { maxInFlight: 1, maxBatch: 10, rolledBack: () => true, onFlush: (s) => seen.push(s) });
+  const first = group.submit(1);
+  const rest = [group.submit(12), group.submit(13)];
+  await tick();
+  w.release();
+  await first;
+  await tick();
+  w.release(); // [12, 13] is refused: each goes again alone
+  await tick();
+  w.release();
+  await Promise.all(rest);
+  t.deepEqual(seen.map((s) => [s.size, s.ok]), [[1, true], [2, false]], 'the retries one by one are the batch\'s own, not new statements');
+  t.true(seen.every((s) => s.waitedMs >= 0 && s.flushMs >= 0));
+});

@@ -215,3 +215,15 @@ test('config.timeout bounds a node; missing or null means no outer deadline', as
   t.is(bad.status, 422);
   t.deepEqual(bad.body.errors.map((e: { field: string }) => e.field), ['steps.nap.config.timeout']);
 });
+
+test('/metrics shows the group commits of runs: statements, their sizes, waits and round trips, by kind', async (t) => {
+  const wf = await k.createWorkflow('owner-token', linearWorkflow('metrics'));
+  t.is((await run(wf.id, { input: { name: 'mo' }, wait: true })).body.status, 'completed');
+  const res = await k.call('/metrics');
+  t.is(res.status, 200);
+  const count = (metric: string, kind: string) => Number(new RegExp(`^${metric}_count\\{[^}]*kind="${kind}"[^}]*\\} (\\d+)`, 'm').exec(res.text)?.[1] ?? 0);
+  for (const metric of ['workflows_commit_batch_size', 'workflows_commit_wait', 'workflows_commit_flush']) {
+    t.true(count(metric, 'run_create') >= 1, `${metric} run_create`);
+    t.true(count(metric, 'step_commit') >= 1, `${metric} step_commit`);
+  }
+});

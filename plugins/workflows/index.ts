@@ -10,6 +10,7 @@ import { BindingStore } from './store/bindings.ts';
 import { RunStore } from './store/runs.ts';
 import { RunQueries } from './store/run-queries.ts';
 import { VersionSnapshots } from './store/version-snapshots.ts';
+import { commitMetrics } from './commit-metrics.ts';
 import { RunControl } from './store/run-control.ts';
 import { sqlOn } from './store/sql.ts';
 import { WebhookCache } from './webhook-cache.ts';
@@ -109,7 +110,14 @@ export default {
     this.definitions = new DefinitionStore(this.sql);
     this.bindings = new BindingStore(this.sql);
     const versions = new VersionSnapshots(this.sql);
-    this.runs = new RunStore(this.sql, versions, { commitSlots: this.env.WORKFLOW_COMMIT_SLOTS });
+    const metrics = commitMetrics(this.broker);
+    this.runs = new RunStore(this.sql, versions, {
+      commitSlots: this.env.WORKFLOW_COMMIT_SLOTS,
+      onFlush: (kind, stats) => {
+        metrics?.(kind, stats);
+        this.engine.profile?.flush(kind, stats);
+      },
+    });
     this.runQueries = new RunQueries(this.sql, versions);
     this.control = new RunControl(this.sql);
     this.webhooks = new WebhookCache(this.bindings);

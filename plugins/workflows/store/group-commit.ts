@@ -8,19 +8,31 @@
  * failure (a connection lost mid-commit: the outcome is unknown) fails the whole batch, because
  * repeating a commit that did land would apply it twice.
  */
+/** One statement of a group commit, as `onFlush` hears of it. */
+export interface FlushStats {
+  /** items in the statement */
+  size: number;
+  /** how long its oldest item waited for a free slot (ms) */
+  waitedMs: number;
+  /** the statement's round trip, from sending to its answer (ms) */
+  flushMs: number;
+  /** false when the statement failed (its items were then retried alone, or failed) */
+  ok: boolean;
+}
+
 export class GroupCommit<T, R> {
-  private readonly queue: { item: T; resolve(r: R): void; reject(e: unknown): void }[] = [];
+  private readonly queue: { item: T; at: number; resolve(r: R): void; reject(e: unknown): void }[] = [];
   private inFlight = 0;
 
   constructor(
     /** writes the items in one statement and answers their results in order */
     private readonly write: (items: T[]) => Promise<R[]>,
-    private readonly opts: { maxInFlight: number; maxBatch: number; rolledBack(err: unknown): boolean },
+    private readonly opts: { maxInFlight: number; maxBatch: number; rolledBack(err: unknown): boolean; onFlush?(stats: FlushStats): void },
   ) {}
 
   submit(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ item, at: performance.now(), resolve, reject });
       this.pump();
     });
   }
@@ -37,10 +49,13 @@ export class GroupCommit<T, R> {
   }
 
   private async flush(batch: GroupCommit<T, R>['queue']): Promise<void> {
+    const sent = performance.now();
     try {
       const results = await this.write(batch.map((b) => b.item));
+      this.opts.onFlush?.({ size: batch.length, waitedMs: sent - batch[0].at, flushMs: performance.now() - sent, ok: true });
       batch.forEach((b, i) => b.resolve(results[i]));
     } catch (err) {
+      this.opts.onFlush?.({ size: batch.length, waitedMs: sent - batch[0].at, flushMs: performance.now() - sent, ok: false });
       if (batch.length === 1 || !this.opts.rolledBack(err)) {
         for (const b of batch) b.reject(err);
         return;

@@ -1,5 +1,5 @@
 import { json, type Sql } from './sql.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit, type FlushStats } from './group-commit.ts';
 import type { Commit, NewRun, ReceiptRow, RunEvent, RunRow } from './run-types.ts';
 import type { VersionSnapshots } from './version-snapshots.ts';
 
@@ -74,6 +74,9 @@ export type CreatedRun = Pick<RunRow, 'id' | 'entity_id' | 'status' | 'seq'>;
 /** an error PostgreSQL answered for the statement (a SQLSTATE): its transaction was rolled back */
 const refusedByDatabase = (err: unknown): boolean => typeof (err as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((err as { code: string }).code);
 
+/** the two group commits of a process: new run rows, and the step commits of running runs */
+export type CommitKind = 'run_create' | 'step_commit';
+
 type CommitItem = { run: { id: string; entity_id: string }; owner: string; c: Commit };
 type CreateOptions = { status: 'pending' | 'running'; leaseOwner: string | null; leaseSeconds: number; receipts?: ReceiptRow[]; events?: RunEvent[] };
 type CreateItem = { run: NewRun; opts: CreateOptions };
@@ -88,10 +91,15 @@ export class RunStore {
   constructor(
     private readonly sql: Sql,
     private readonly versions: VersionSnapshots,
-    opts: { commitSlots: number } = { commitSlots: 1 },
+    opts: { commitSlots: number; onFlush?(kind: CommitKind, stats: FlushStats): void } = { commitSlots: 1 },
   ) {
-    this.commits = new GroupCommit((items: CommitItem[]) => this.commitMany(items), { maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase });
-    this.creates = new GroupCommit((items: CreateItem[]) => this.createMany(items), { maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase });
+    const onFlush = opts.onFlush;
+    this.commits = new GroupCommit((items: CommitItem[]) => this.commitMany(items), {
+      maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase, onFlush: onFlush && ((s) => onFlush('step_commit', s)),
+    });
+    this.creates = new GroupCommit((items: CreateItem[]) => this.createMany(items), {
+      maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase, onFlush: onFlush && ((s) => onFlush('run_create', s)),
+    });
   }
 
   /**
