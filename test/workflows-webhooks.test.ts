@@ -171,3 +171,34 @@ test('respond headers that HTTP cannot carry are dropped or encoded, never a 500
   t.regex(text.headers.get('content-type') ?? '', /^application\/json/);
   t.is(text.body, 'plain words');
 });
+
+test("the entry step's output is the run's trigger, stored once: reads and templates after a reload still see it", async (t) => {
+  const { token } = await webhookBinding({
+    name: 'stored once',
+    steps: [
+      { id: 'hook', type: 'webhook', next: ['ask'] },
+      { id: 'ask', type: 'wait', config: { wait_type: 'approval' }, next: ['shape'] },
+      // resolved after the approval, by a worker that read the receipts back from the database
+      { id: 'shape', type: 'transform', config: { set: { who: '{{hook.output.body.name}}', whole: '{{hook.output}}' } }, next: [] },
+    ],
+  });
+  const res = await hook(token, { json: { name: 'zed', pad: 'x'.repeat(500) } });
+  t.is(res.status, 202, res.text);
+  const runId = res.body.run_id;
+  await runUntil(k, 'owner-token', runId, ['paused']);
+  const db = new Sequelize(k.db.url, { dialect: 'postgres', logging: false });
+  try {
+    const [[row]] = (await db.query(`SELECT output IS NULL AS no_copy, directive->>'output' AS marker FROM workflow_step_receipts WHERE run_id = $1 AND step_id = 'hook'`, { bind: [runId] })) as [{ no_copy: boolean; marker: string }[], unknown];
+    t.deepEqual(row, { no_copy: true, marker: 'trigger' }, 'the receipt holds no copy of the request');
+  } finally {
+    await db.close();
+  }
+  t.is((await k.call(`/api/v1/workflows/runs/${runId}/resume`, { method: 'POST', token: 'owner-token', json: { decision: 'approve' } })).status, 200);
+  const done = await runUntil(k, 'owner-token', runId, ['completed']);
+  const hookReceipt = done.steps.find((s: { step_id: string }) => s.step_id === 'hook');
+  t.is(hookReceipt.output.body.name, 'zed', 'the trace shows the output');
+  t.deepEqual(hookReceipt.output, done.trigger);
+  const shaped = done.steps.find((s: { step_id: string }) => s.step_id === 'shape').output;
+  t.is(shaped.who, 'zed');
+  t.deepEqual(shaped.whole, done.trigger);
+});

@@ -6,7 +6,7 @@ import { resolveTemplates, type TemplateScope } from './templates.ts';
 import { nowIso } from './clock.ts';
 import type { StepDefinition } from '../definitions/validate.ts';
 import type { EngineProfile } from './profile.ts';
-import type { Approval, PauseInfo, ReceiptRow, RunRow, SavedInvocation } from '../store/run-types.ts';
+import { OUTPUT_IS_TRIGGER, type Approval, type PauseInfo, type ReceiptRow, type RunRow, type SavedInvocation } from '../store/run-types.ts';
 
 /** What running one step produced: its receipt, and what it asks of the run. */
 export interface StepOutcome {
@@ -121,6 +121,8 @@ export async function runStep(
     };
     return { receipt: done(base, { ...fields, status: 'waiting', taken: null, finished_at: null, directive: { ...directive, pause } }), pause };
   }
+  // an entry step answering the run's trigger itself: the output is stored once, on the run
+  if (result.output !== null && typeof result.output === 'object' && result.output === run.trigger) directive.output = OUTPUT_IS_TRIGGER;
   if (result.finish) return { receipt: done(base, { ...fields, directive: { ...directive, finish: result.finish } }), finish: result.finish };
   if (result.respond) return { receipt: done(base, { ...fields, directive: { ...directive, respond: true } }), respond: result.respond };
   return { receipt: done(base, { ...fields, directive: Object.keys(directive).length ? directive : null }) };

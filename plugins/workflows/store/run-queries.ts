@@ -3,6 +3,7 @@ import { ERRORS } from '../../../kernel/errors/catalogue.ts';
 import type { Sql } from './sql.ts';
 import type { ReceiptRow, RunRow } from './run-types.ts';
 import type { VersionSnapshots } from './version-snapshots.ts';
+import { RECEIPTS_SQL } from './runs.ts';
 
 export interface RunFilter {
   workflow_id?: string;
@@ -56,7 +57,7 @@ export class RunQueries {
   }
 
   async receipts(runId: string): Promise<ReceiptRow[]> {
-    return this.sql.rows<ReceiptRow>('SELECT * FROM workflow_step_receipts WHERE run_id = $1 ORDER BY ord', [runId], 'wf_receipts');
+    return this.sql.rows<ReceiptRow>(RECEIPTS_SQL, [runId], 'wf_receipts');
   }
 
   /** Durable events after a seq (SSE replay for Last-Event-ID). */

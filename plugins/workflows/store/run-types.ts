@@ -69,6 +69,12 @@ export interface RunRow {
 /** A run with its snapshot at hand: what the engine executes. */
 export type RunnableRun = RunRow & { snapshot: Snapshot };
 
+/**
+ * `directive.output` of a receipt whose output is its run's trigger (an entry step passing the
+ * trigger on): the row stores no copy (store/runs.ts), and reads give the run's trigger back.
+ */
+export const OUTPUT_IS_TRIGGER = 'trigger';
+
 export interface ReceiptRow {
   step_id: string;
   status: ReceiptStatus;

@@ -1,6 +1,6 @@
 import { json, type Sql } from './sql.ts';
 import { GroupCommit, type FlushStats } from './group-commit.ts';
-import type { Commit, NewRun, ReceiptRow, RunEvent, RunRow } from './run-types.ts';
+import { OUTPUT_IS_TRIGGER, type Commit, type NewRun, type ReceiptRow, type RunEvent, type RunRow } from './run-types.ts';
 import type { VersionSnapshots } from './version-snapshots.ts';
 
 /**
@@ -67,6 +67,22 @@ export function packEvents(events: RunEvent[]): { type: string; data: Record<str
   return [{ type: 'frames', data: { frames: events.map((e) => ({ type: e.type, data: e.data })) }, rel: events.length }];
 }
 
+/**
+ * A run's receipts in order, each output as the engine saw it: a receipt marked OUTPUT_IS_TRIGGER
+ * stores none and is given its run's trigger.
+ */
+export const RECEIPTS_SQL = `
+SELECT s.run_id, s.step_id, s.entity_id, s.status, s.attempt, s.input,
+  CASE WHEN s.directive->>'output' = '${OUTPUT_IS_TRIGGER}' THEN w.trigger ELSE s.output END AS output,
+  s.error, s.taken, s.directive, s.uncertain, s.carried_from, s.started_at, s.finished_at, s.execute_ms, s.ord
+FROM workflow_step_receipts s JOIN workflow_runs w ON w.id = s.run_id
+WHERE s.run_id = $1 ORDER BY s.ord`;
+
+/** Receipts as written: one whose output is its run's trigger carries no copy of it. */
+function asStored(receipts: ReceiptRow[]): ReceiptRow[] {
+  return receipts.map((r) => (r.directive?.output === OUTPUT_IS_TRIGGER && r.output !== null ? { ...r, output: null } : r));
+}
+
 /** `announced`: the run.resumed of this hand-over was recorded when the run was handed back (no new event, seq unchanged) */
 export type ClaimedRun = RunRow & { old_status: string; old_owner: string | null; announced: boolean };
 export type CreatedRun = Pick<RunRow, 'id' | 'entity_id' | 'status' | 'seq'>;
@@ -116,7 +132,7 @@ export class RunStore {
       owner_id: run.owner_id, trigger_type: run.trigger_type, status: opts.status, snapshot: run.snapshot_by_version ? null : run.snapshot, trigger: run.trigger ?? null, variables: run.variables,
       retry_of: run.retry_of ?? null, root_run_id: run.root_run_id ?? run.id, retry_from_step: run.retry_from_step ?? null, invalidated: run.invalidated ?? null,
       lineage_attempt: run.lineage_attempt ?? 1, inline: run.inline ?? false, lease_owner: opts.leaseOwner, lease_seconds: opts.leaseSeconds,
-      receipts: opts.receipts ?? [], events: packEvents(opts.events ?? []), n: (opts.events ?? []).length,
+      receipts: asStored(opts.receipts ?? []), events: packEvents(opts.events ?? []), n: (opts.events ?? []).length,
     }));
     const rows = await this.sql.rows<CreatedRun>(CREATE_SQL, [json(records)], 'wf_run_create');
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -144,7 +160,7 @@ export class RunStore {
   private async commitMany(items: CommitItem[]): Promise<(number | undefined)[]> {
     const records = items.map(({ run, owner, c }) => ({
       run_id: run.id, owner, entity_id: run.entity_id, n: c.events.length, status: c.finish?.status ?? null, output: c.finish?.output ?? null, error: c.finish?.error ?? null,
-      pause: c.finish?.pause ?? null, resume_at: c.finish?.resumeAt ?? null, receipts: c.receipts, events: packEvents(c.events),
+      pause: c.finish?.pause ?? null, resume_at: c.finish?.resumeAt ?? null, receipts: asStored(c.receipts), events: packEvents(c.events),
     }));
     const rows = await this.sql.rows<{ committed_run: string; new_seq: number }>('SELECT committed_run, new_seq FROM workflow_commit_runs($1::jsonb)', [json(records)], 'wf_run_commit');
     // rows come in record order, without the records that were skipped. Matching by run id is
@@ -155,7 +171,7 @@ export class RunStore {
   }
 
   async receipts(runId: string): Promise<ReceiptRow[]> {
-    return this.sql.rows<ReceiptRow>('SELECT * FROM workflow_step_receipts WHERE run_id = $1 ORDER BY ord', [runId], 'wf_receipts');
+    return this.sql.rows<ReceiptRow>(RECEIPTS_SQL, [runId], 'wf_receipts');
   }
 
   async renewLeases(owner: string, leaseSeconds: number): Promise<number> {
