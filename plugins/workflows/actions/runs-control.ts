@@ -64,8 +64,9 @@ export const resumeRun: WorkflowsAction = {
     const waiting = receipts.find((r) => r.step_id === stepId && r.status === 'waiting');
     if (!waiting) throw ERRORS.VALIDATION_FAILED(`Step '${stepId}' is not waiting.`, [{ field: 'step_id', message: `Step '${stepId}' of this run is not waiting.`, type: 'notWaiting' }]);
     const pause = (waiting.directive?.pause ?? row.pause) as PauseInfo;
-    const step = row.snapshot?.steps.find((s) => s.id === stepId);
-    if (!step) throw missingSnapshot(row);
+    if (!row.snapshot) throw missingSnapshot(row);
+    const step = row.snapshot.steps.find((s) => s.id === stepId);
+    if (!step) throw ERRORS.NOT_FOUND(`No step '${stepId}' in this run's snapshot.`, { resource: 'workflow_step', id: stepId });
     if (pause.decision_required) {
       if (!ctx.params.decision) throw WORKFLOWS_ERR.DECISION_REQUIRED('This run waits for an approval: give "decision": "approve" or "reject". A generic resume is not an approval.', { run_id: row.id, step_id: stepId });
       if (who.id !== row.owner_id) throw WORKFLOWS_ERR.NOT_RUN_OWNER('Only the owner of this run can decide its approval.', { run_id: row.id });

@@ -31,7 +31,8 @@ export interface Snapshot {
 
 export const SNAPSHOT_FORMAT = 1;
 
-export function snapshotOf(row: DefinitionRow): Snapshot {
+/** A definition's snapshot: from its row in `workflows`, or from a saved version (store/version-snapshots.ts). */
+export function snapshotOf(row: Pick<DefinitionRow, 'id' | 'version' | 'name' | 'trigger_type' | 'steps' | 'variables'>): Snapshot {
   return { format: SNAPSHOT_FORMAT, workflow_id: row.id, version: row.version, name: row.name, trigger_type: row.trigger_type, steps: row.steps, variables: row.variables };
 }
 

@@ -1,4 +1,4 @@
-import { SNAPSHOT_FORMAT, type Snapshot } from './definitions.ts';
+import { snapshotOf, type Snapshot } from './definitions.ts';
 import type { Sql } from './sql.ts';
 import type { RunnableRun, RunRow } from './run-types.ts';
 
@@ -34,7 +34,7 @@ export class VersionSnapshots {
     );
     if (!row) return undefined;
     const d = row.definition;
-    const snapshot: Snapshot = { format: SNAPSHOT_FORMAT, workflow_id: workflowId, version, name: d.name, trigger_type: d.trigger_type, steps: d.steps, variables: d.variables ?? {} };
+    const snapshot = snapshotOf({ id: workflowId, version, name: d.name, trigger_type: d.trigger_type, steps: d.steps, variables: d.variables ?? {} });
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
     this.cache.set(key, { entity_id: entityId, snapshot });
     return snapshot;
