@@ -5,18 +5,18 @@ import type { VersionSnapshots } from './version-snapshots.ts';
 
 /**
  * New runs (one, or several at once: group commit), each with its first receipts (written by
- * workflow_put_receipts, migrations/002, once per new row) and events, in one statement. Only
+ * workflow_put_receipts, migrations/005, once for the whole statement) and events, in one statement. Only
  * after it commits may a run's id go on the queue. Fields are read with `->`/`->>`: a
  * jsonb_to_recordset would turn each jsonb field back into text and parse it again.
  */
 const CREATE_SQL = `
 WITH c AS (
-  SELECT (v->>'id')::uuid AS id, (v->>'entity_id')::varchar AS entity_id, (v->>'workflow_id')::uuid AS workflow_id, (v->>'workflow_version')::int AS workflow_version,
+  SELECT (v->>'run_id')::uuid AS id, (v->>'entity_id')::varchar AS entity_id, (v->>'workflow_id')::uuid AS workflow_id, (v->>'workflow_version')::int AS workflow_version,
     (v->>'binding_id')::uuid AS binding_id, (v->>'workspace_id')::uuid AS workspace_id, (v->>'owner_id')::varchar AS owner_id, (v->>'trigger_type')::varchar AS trigger_type,
     (v->>'status')::varchar AS status, NULLIF(v->'snapshot', 'null') AS snapshot, NULLIF(v->'trigger', 'null') AS trigger, NULLIF(v->'variables', 'null') AS variables,
     (v->>'retry_of')::uuid AS retry_of, (v->>'root_run_id')::uuid AS root_run_id, (v->>'retry_from_step')::varchar AS retry_from_step, NULLIF(v->'invalidated', 'null') AS invalidated,
     (v->>'lineage_attempt')::int AS lineage_attempt, (v->>'inline')::boolean AS inline, (v->>'lease_owner')::varchar AS lease_owner, (v->>'lease_seconds')::float8 AS lease_seconds,
-    v->'receipts' AS receipts, v->'events' AS events, (v->>'n')::int AS n
+    v->'events' AS events, (v->>'n')::int AS n
   FROM jsonb_array_elements($1::jsonb) AS x(v)
 ), w AS (
   INSERT INTO workflow_runs (id, entity_id, workflow_id, workflow_version, binding_id, workspace_id, owner_id, trigger_type, status, snapshot, trigger, variables,
@@ -29,8 +29,8 @@ WITH c AS (
 ), e AS (
   INSERT INTO workflow_run_events (run_id, seq, type, data)
   SELECT c.id, (x.value->>'rel')::int, x.value->>'type', x.value->'data' FROM c JOIN w ON w.id = c.id, jsonb_array_elements(c.events) AS x(value)
-)
-SELECT w.id, w.entity_id, w.status, w.seq FROM w JOIN c ON c.id = w.id, LATERAL workflow_put_receipts(c.id, c.entity_id, c.receipts)`;
+), p AS MATERIALIZED (SELECT workflow_put_receipts($1::jsonb, NULL))
+SELECT w.id, w.entity_id, w.status, w.seq FROM w, p`;
 
 const CLAIM_SQL = `
 WITH o AS (
@@ -128,7 +128,7 @@ export class RunStore {
 
   private async createMany(items: CreateItem[]): Promise<CreatedRun[]> {
     const records = items.map(({ run, opts }) => ({
-      id: run.id, entity_id: run.entity_id, workflow_id: run.workflow_id, workflow_version: run.workflow_version, binding_id: run.binding_id, workspace_id: run.workspace_id,
+      run_id: run.id, entity_id: run.entity_id, workflow_id: run.workflow_id, workflow_version: run.workflow_version, binding_id: run.binding_id, workspace_id: run.workspace_id,
       owner_id: run.owner_id, trigger_type: run.trigger_type, status: opts.status, snapshot: run.snapshot_by_version ? null : run.snapshot, trigger: run.trigger ?? null, variables: run.variables,
       retry_of: run.retry_of ?? null, root_run_id: run.root_run_id ?? run.id, retry_from_step: run.retry_from_step ?? null, invalidated: run.invalidated ?? null,
       lineage_attempt: run.lineage_attempt ?? 1, inline: run.inline ?? false, lease_owner: opts.leaseOwner, lease_seconds: opts.leaseSeconds,
@@ -156,7 +156,7 @@ export class RunStore {
     return this.commits.submit({ run, owner, c });
   }
 
-  /** The commits as one call of workflow_commit_runs (migrations/002): a run no longer this worker's gets undefined. */
+  /** The commits as one call of workflow_commit_runs (migrations/005): a run no longer this worker's gets undefined. */
   private async commitMany(items: CommitItem[]): Promise<(number | undefined)[]> {
     const records = items.map(({ run, owner, c }) => ({
       run_id: run.id, owner, entity_id: run.entity_id, n: c.events.length, status: c.finish?.status ?? null, output: c.finish?.output ?? null, error: c.finish?.error ?? null,
