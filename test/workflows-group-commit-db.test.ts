@@ -63,7 +63,7 @@ test('concurrent creates and commits are grouped, and each run keeps its own lea
   });
 });
 
-test('two commits of one run in one group are applied in order, each seeing the last', async (t) => {
+test('two commits of one run submitted together are applied in order (in two statements), each seeing the last', async (t) => {
   const wf = await k.createWorkflow('owner-token', linearWorkflow('twice'));
   const definition = await svc.definitions.get('e-1', wf.id);
   const blockers = Array.from({ length: 5 }, () => newRunOf(definition, { owner_id: 'u-owner', trigger_type: 'manual', trigger: null }));
@@ -118,29 +118,35 @@ test('the database itself refuses a run or receipt status outside the state mach
   t.deepEqual(row, { status: 'running', receipt: 'completed' });
 });
 
-test('one commit batch with two records of one run: both apply in turn (the later receipt of a step replaces the earlier in place), seqs kept', async (t) => {
-  const wf = await k.createWorkflow('owner-token', linearWorkflow('same run twice'));
+test('one commit batch applies each run\'s record in one statement; a record of another owner is skipped; two records of one run are never both claimed', async (t) => {
+  const wf = await k.createWorkflow('owner-token', linearWorkflow('set based'));
   const definition = await svc.definitions.get('e-1', wf.id);
-  const run = newRunOf(definition, { owner_id: 'u-owner', trigger_type: 'manual', trigger: {} });
-  const created = await svc.runs.create(run, { status: 'running', leaseOwner: 'me', leaseSeconds: 60, events: [{ type: 'run.started', data: {} }], receipts: [] });
-  const record = (n: number, receipts: ReceiptRow[], finish: boolean) => ({
+  const runs = [0, 1, 2].map(() => newRunOf(definition, { owner_id: 'u-owner', trigger_type: 'manual', trigger: {} }));
+  const created = await Promise.all(runs.map((run) => svc.runs.create(run, { status: 'running', leaseOwner: 'me', leaseSeconds: 60, events: [{ type: 'run.started', data: {} }], receipts: [] })));
+  const record = (run: (typeof runs)[number], n: number, receipts: ReceiptRow[], finish: boolean) => ({
     run_id: run.id, owner: 'me', entity_id: run.entity_id, n, status: finish ? 'completed' : null, output: finish ? { done: true } : null, error: null, pause: null, resume_at: null,
     receipts, events: Array.from({ length: n }, (_, i) => ({ type: 'step.finished', data: { i }, rel: i + 1 })),
   });
-  const batch = [
-    record(2, [receipt('b', 'first b'), receipt('a', null)], false),
-    { ...record(1, [receipt('x', 'not mine')], false), owner: 'someone else' },
-    record(1, [receipt('b', 'second b'), receipt('c', [1, 'two'])], true),
-  ];
-  const rows = await sql.query<{ committed_run: string; new_seq: number }>('SELECT committed_run, new_seq FROM workflow_commit_runs(:batch::jsonb)', {
-    replacements: { batch: JSON.stringify(batch) },
-    type: QueryTypes.SELECT,
-  });
-  t.deepEqual(rows, [{ committed_run: run.id, new_seq: created.seq + 2 }, { committed_run: run.id, new_seq: created.seq + 3 }], 'the record of another owner is skipped');
-  const receipts = await sql.query<{ step_id: string; output: unknown }>(`SELECT step_id, output FROM workflow_step_receipts WHERE run_id = '${run.id}' ORDER BY ord`, { type: QueryTypes.SELECT });
-  t.deepEqual(receipts, [{ step_id: 'b', output: 'second b' }, { step_id: 'a', output: null }, { step_id: 'c', output: [1, 'two'] }]);
-  const events = await sql.query<{ seq: number; data: { i: number } }>(`SELECT seq, data FROM workflow_run_events WHERE run_id = '${run.id}' ORDER BY seq`, { type: QueryTypes.SELECT });
-  t.deepEqual(events.map((e) => e.seq), [created.seq, created.seq + 1, created.seq + 2, created.seq + 3]);
-  const [final] = await sql.query<{ status: string; output: unknown; seq: number }>(`SELECT status, output, seq FROM workflow_runs WHERE id = '${run.id}'`, { type: QueryTypes.SELECT });
-  t.deepEqual(final, { status: 'completed', output: { done: true }, seq: created.seq + 3 });
+  const commit = (batch: unknown[]) =>
+    sql.query<{ committed_run: string; new_seq: number }>('SELECT committed_run, new_seq FROM workflow_commit_runs(:batch::jsonb)', { replacements: { batch: JSON.stringify(batch) }, type: QueryTypes.SELECT });
+  const rows = await commit([
+    record(runs[0], 2, [receipt('b', 'b of 0'), receipt('a', null)], false),
+    { ...record(runs[1], 1, [receipt('x', 'not mine')], false), owner: 'someone else' },
+    record(runs[2], 1, [receipt('c', [1, 'two'])], true),
+  ]);
+  t.deepEqual(rows, [{ committed_run: runs[0].id, new_seq: created[0].seq + 2 }, { committed_run: runs[2].id, new_seq: created[2].seq + 1 }], 'in record order, without the record of another owner');
+  const receipts = await sql.query<{ run_id: string; step_id: string; output: unknown }>(`SELECT run_id, step_id, output FROM workflow_step_receipts WHERE run_id = ANY($1::uuid[]) ORDER BY ord`, { bind: [runs.map((r) => r.id)], type: QueryTypes.SELECT });
+  t.deepEqual(receipts, [{ run_id: runs[0].id, step_id: 'b', output: 'b of 0' }, { run_id: runs[0].id, step_id: 'a', output: null }, { run_id: runs[2].id, step_id: 'c', output: [1, 'two'] }]);
+  const events = await sql.query<{ seq: number }>(`SELECT seq FROM workflow_run_events WHERE run_id = '${runs[0].id}' ORDER BY seq`, { type: QueryTypes.SELECT });
+  t.deepEqual(events.map((e) => e.seq), [created[0].seq, created[0].seq + 1, created[0].seq + 2]);
+  const [final] = await sql.query<{ status: string; output: unknown; seq: number }>(`SELECT status, output, seq FROM workflow_runs WHERE id = '${runs[2].id}'`, { type: QueryTypes.SELECT });
+  t.deepEqual(final, { status: 'completed', output: { done: true }, seq: created[2].seq + 1 });
+
+  // the group commit never sends two records of one run together; a caller that does gets one of
+  // them applied, whole, and the other answered as not applied (never both claimed, never mixed)
+  const twice = await commit([record(runs[0], 1, [receipt('d', 'first d')], false), record(runs[0], 1, [receipt('e', 'second e')], false)]);
+  t.is(twice.length, 1);
+  t.is(twice[0].new_seq, created[0].seq + 3);
+  const added = await sql.query<{ step_id: string }>(`SELECT step_id FROM workflow_step_receipts WHERE run_id = '${runs[0].id}' AND step_id IN ('d', 'e')`, { type: QueryTypes.SELECT });
+  t.is(added.length, 1);
 });

@@ -38,6 +38,18 @@ test('a submission with a free slot goes at once and alone; later ones wait and 
   t.deepEqual(await Promise.all(rest), [20, 30, 40]);
 });
 
+test('with keyOf, a batch holds one item per key: a repeated key waits, with what follows it, for the next batch', async (t) => {
+  const w = writer();
+  const group = new GroupCommit((items: number[]) => w.write(items), { maxInFlight: 1, maxBatch: 10, rolledBack: () => true, keyOf: (n) => String(n % 10) });
+  const all = [1, 2, 3, 12, 4, 5].map((n) => group.submit(n));
+  for (let i = 0; i < 3; i++) {
+    await tick();
+    w.release();
+  }
+  t.deepEqual(await Promise.all(all), [10, 20, 30, 120, 40, 50]);
+  t.deepEqual(w.calls, [[1], [2, 3], [12, 4, 5]]);
+});
+
 test('a batch larger than maxBatch is split', async (t) => {
   const w = writer();
   const group = new GroupCommit((items: number[]) => w.write(items), { maxInFlight: 1, maxBatch: 2, rolledBack: () => true });

@@ -7,6 +7,8 @@
  * happened) is retried item by item, so one bad item fails only its own submitter; any other
  * failure (a connection lost mid-commit: the outcome is unknown) fails the whole batch, because
  * repeating a commit that did land would apply it twice.
+ * With `keyOf`, a batch holds at most one item per key: the next item of a key already in the
+ * batch ends it, and goes (with what follows it) in a later batch, after this one has committed.
  */
 /** One statement of a group commit, as `onFlush` hears of it. */
 export interface FlushStats {
@@ -27,7 +29,7 @@ export class GroupCommit<T, R> {
   constructor(
     /** writes the items in one statement and answers their results in order */
     private readonly write: (items: T[]) => Promise<R[]>,
-    private readonly opts: { maxInFlight: number; maxBatch: number; rolledBack(err: unknown): boolean; onFlush?(stats: FlushStats): void },
+    private readonly opts: { maxInFlight: number; maxBatch: number; rolledBack(err: unknown): boolean; keyOf?(item: T): string; onFlush?(stats: FlushStats): void },
   ) {}
 
   submit(item: T): Promise<R> {
@@ -39,13 +41,27 @@ export class GroupCommit<T, R> {
 
   private pump(): void {
     while (this.inFlight < this.opts.maxInFlight && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.opts.maxBatch);
+      const batch = this.queue.splice(0, this.batchLength());
       this.inFlight++;
       void this.flush(batch).finally(() => {
         this.inFlight--;
         this.pump();
       });
     }
+  }
+
+  /** how many queued items the next batch takes: up to maxBatch, and stopping at a repeated key */
+  private batchLength(): number {
+    const max = Math.min(this.opts.maxBatch, this.queue.length);
+    const keyOf = this.opts.keyOf;
+    if (!keyOf || max < 2) return max;
+    const keys = new Set<string>();
+    for (let i = 0; i < max; i++) {
+      const key = keyOf(this.queue[i].item);
+      if (keys.has(key)) return i;
+      keys.add(key);
+    }
+    return max;
   }
 
   private async flush(batch: GroupCommit<T, R>['queue']): Promise<void> {

@@ -111,7 +111,8 @@ export class RunStore {
   ) {
     const onFlush = opts.onFlush;
     this.commits = new GroupCommit((items: CommitItem[]) => this.commitMany(items), {
-      maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase, onFlush: onFlush && ((s) => onFlush('step_commit', s)),
+      // workflow_commit_runs applies at most one record per run in a statement
+      maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase, keyOf: (i) => i.run.id, onFlush: onFlush && ((s) => onFlush('step_commit', s)),
     });
     this.creates = new GroupCommit((items: CreateItem[]) => this.createMany(items), {
       maxInFlight: opts.commitSlots, maxBatch: 64, rolledBack: refusedByDatabase, onFlush: onFlush && ((s) => onFlush('run_create', s)),
