@@ -58,4 +58,11 @@ test('two processes over NATS serve one API, call each other, and survive one be
   }, { timeoutMs: 75_000 });
   t.deepEqual([...seen].filter((s) => s !== 503 && s !== 504), [], 'only a clear 503 or 504 while the node is being declared gone');
   t.like(lost, { status: 503, code: 'SERVICE_UNAVAILABLE' });
+  // after the gateway has regenerated its routes without the gone node's, the route is still a
+  // 503 (its service runs on no node), not a 404; a path no service ever had stays a 404
+  await new Promise((r) => setTimeout(r, 1000));
+  const later = await fetch(`${api.apiUrl}/api/v1/worker-echo/where`);
+  t.is(later.status, 503);
+  t.like(await later.json(), { code: 'SERVICE_UNAVAILABLE' });
+  t.is((await fetch(`${api.apiUrl}/api/v1/worker-echo/elsewhere`)).status, 404);
 });

@@ -13,11 +13,12 @@ import { createLeanCall, type LeanGateway } from './lean-call.ts';
 import { NOT_SERVED_OVER_HTTP } from './not-served.ts';
 import type { SwapGate } from '../capabilities/swap-gate.ts';
 import { installRequestListener, type Gateway } from './request-listener.ts';
+import { DepartedRoutes } from './departed-routes.ts';
 
 type Req = IncomingMessage & { $ctx?: Context; $params?: Record<string, unknown>; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $requestId?: string };
 type Handler = (req: Req, res: ServerResponse) => void | Promise<void>;
 /** what the gateway service instance keeps besides moleculer-web's own state */
-type GatewayState = { identities: IdentityCache; aliasIndex: AliasIndex<IndexedAlias>; aliases: IndexedAlias[] };
+type GatewayState = { identities: IdentityCache; aliasIndex: AliasIndex<IndexedAlias>; aliases: IndexedAlias[]; departed: DepartedRoutes<IndexedAlias & { action?: string }> };
 
 export interface ApiGatewayOptions {
   port: number;
@@ -102,6 +103,11 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
       },
     },
     events: {
+      // broadcast before the registry announces the services changed, so the aliases are still those the node served
+      '$node.disconnected'() {
+        const state = this as unknown as GatewayState;
+        state.departed.remember(state.aliases);
+      },
       [IDENTITY_INVALIDATED_EVENT]: {
         params: { token_ids: { type: 'array', items: 'string', optional: true }, user_ids: { type: 'array', items: 'string', optional: true } },
         handler(ctx: Context<IdentityInvalidation>) {
@@ -112,6 +118,9 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
     created() {
       (this as unknown as GatewayState).identities = new IdentityCache();
       (this as unknown as GatewayState).aliasIndex = new AliasIndex();
+      const registry = this.broker.registry as unknown as { getActionEndpoints(action: string): { hasAvailable(): boolean } | undefined };
+      const departed = new DepartedRoutes<IndexedAlias & { action?: string }>((action) => registry.getActionEndpoints(action)?.hasAvailable() ?? false);
+      (this as unknown as GatewayState).departed = departed;
       const leanCall = createLeanCall(this as unknown as LeanGateway, {
         corsEnabled: opts.corsOrigins.length > 0,
         bodyLimit: opts.bodyLimit,
@@ -121,6 +130,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
         kernelRoutes: opts.kernelRoutes,
         accessLog: opts.accessLog,
         leanCall,
+        departed,
       });
     },
     methods: {

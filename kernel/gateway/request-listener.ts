@@ -3,6 +3,8 @@ import type { SwapGate } from '../capabilities/swap-gate.ts';
 import { requestIdOf } from './request-id.ts';
 import { sendProblem } from './send.ts';
 import { aliasOf } from './resolve-alias.ts';
+import { Errors } from 'moleculer';
+import type { DepartedRoutes, RouteAlias } from './departed-routes.ts';
 
 export type Gateway = {
   server: Server;
@@ -20,10 +22,14 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<voi
  * - while a package is being swapped, a request for one of its routes (or for a route that
  *   does not resolve, since the old aliases may already be gone) waits for the swap to end,
  *   so a reload drops no request;
+ * - a route whose service left with its node (departed-routes.ts) is a 503, not moleculer-web's 404;
  * - a call with no body or a JSON one takes the lean call path (lean-call.ts) when nothing is being swapped;
  * - every /api request gets one JSON access-log line when asked for.
  */
-export function installRequestListener(gateway: Gateway, opts: { gate: SwapGate; kernelRoutes: Record<string, Handler>; accessLog: boolean; leanCall?: (req: IncomingMessage, res: ServerResponse) => boolean }): void {
+export function installRequestListener(
+  gateway: Gateway,
+  opts: { gate: SwapGate; kernelRoutes: Record<string, Handler>; accessLog: boolean; leanCall?: (req: IncomingMessage, res: ServerResponse) => boolean; departed?: DepartedRoutes<RouteAlias> },
+): void {
   const listeners = gateway.server.listeners('request') as Handler[];
   const exact = new Map(Object.entries(opts.kernelRoutes).filter(([route]) => !route.includes(':')));
   gateway.server.removeAllListeners('request');
@@ -33,6 +39,7 @@ export function installRequestListener(gateway: Gateway, opts: { gate: SwapGate;
     if (direct) return serveDirect(direct, req, res);
     if (opts.accessLog) accessLog(gateway, req, res);
     if (!path.startsWith('/api/v1')) return passOn(listeners, req, res);
+    if (opts.departed && !opts.departed.empty && answerDeparted(gateway, opts.departed, req, res, path)) return;
     if (!opts.gate.active) return void (opts.leanCall?.(req, res) || passOn(listeners, req, res));
     const found = aliasOf(gateway, path, req.method ?? 'GET');
     const action = found ? found.alias?.action : undefined;
@@ -40,6 +47,16 @@ export function installRequestListener(gateway: Gateway, opts: { gate: SwapGate;
     if (held) held.then(() => passOn(listeners, req, res), () => passOn(listeners, req, res));
     else passOn(listeners, req, res);
   });
+}
+
+/** 503 for a path no alias serves now whose route departed with its node; false otherwise */
+function answerDeparted(gateway: Gateway, departed: DepartedRoutes<RouteAlias>, req: IncomingMessage, res: ServerResponse, path: string): boolean {
+  const method = req.method ?? 'GET';
+  if (aliasOf(gateway, path, method)) return false;
+  const route = departed.find(path, method);
+  if (!route) return false;
+  sendProblem(res, new Errors.ServiceNotFoundError({ action: route.action! }), requestIdOf(req));
+  return true;
 }
 
 /** hands a request to moleculer-web's own listeners */
