@@ -13,12 +13,12 @@ import { createLeanCall, type LeanGateway } from './lean-call.ts';
 import { NOT_SERVED_OVER_HTTP } from './not-served.ts';
 import type { SwapGate } from '../capabilities/swap-gate.ts';
 import { installRequestListener, type Gateway } from './request-listener.ts';
-import { DepartedRoutes } from './departed-routes.ts';
+import { DepartedRoutes, type RouteAlias } from './departed-routes.ts';
 
 type Req = IncomingMessage & { $ctx?: Context; $params?: Record<string, unknown>; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $requestId?: string };
 type Handler = (req: Req, res: ServerResponse) => void | Promise<void>;
 /** what the gateway service instance keeps besides moleculer-web's own state */
-type GatewayState = { identities: IdentityCache; aliasIndex: AliasIndex<IndexedAlias>; aliases: IndexedAlias[]; departed: DepartedRoutes<IndexedAlias & { action?: string }> };
+type GatewayState = { identities: IdentityCache; aliasIndex: AliasIndex<IndexedAlias>; aliases: IndexedAlias[]; departed: DepartedRoutes<RouteAlias> };
 
 export interface ApiGatewayOptions {
   port: number;
@@ -119,7 +119,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
       (this as unknown as GatewayState).identities = new IdentityCache();
       (this as unknown as GatewayState).aliasIndex = new AliasIndex();
       const registry = this.broker.registry as unknown as { getActionEndpoints(action: string): { hasAvailable(): boolean } | undefined };
-      const departed = new DepartedRoutes<IndexedAlias & { action?: string }>((action) => registry.getActionEndpoints(action)?.hasAvailable() ?? false);
+      const departed = new DepartedRoutes<RouteAlias>((action) => registry.getActionEndpoints(action)?.hasAvailable() ?? false);
       (this as unknown as GatewayState).departed = departed;
       const leanCall = createLeanCall(this as unknown as LeanGateway, {
         corsEnabled: opts.corsOrigins.length > 0,

@@ -39,18 +39,26 @@ export function installRequestListener(
     if (direct) return serveDirect(direct, req, res);
     if (opts.accessLog) accessLog(gateway, req, res);
     if (!path.startsWith('/api/v1')) return passOn(listeners, req, res);
-    if (opts.departed && !opts.departed.empty && answerDeparted(gateway, opts.departed, req, res, path)) return;
-    if (!opts.gate.active) return void (opts.leanCall?.(req, res) || passOn(listeners, req, res));
+    if (!opts.gate.active) {
+      if (opts.leanCall?.(req, res) || answerDeparted(gateway, opts.departed, req, res, path)) return;
+      return passOn(listeners, req, res);
+    }
     const found = aliasOf(gateway, path, req.method ?? 'GET');
     const action = found ? found.alias?.action : undefined;
     const held = action ? opts.gate.wait(action.slice(0, action.lastIndexOf('.'))) : opts.gate.idle();
-    if (held) held.then(() => passOn(listeners, req, res), () => passOn(listeners, req, res));
-    else passOn(listeners, req, res);
+    // a path that did not resolve is looked up again once the swap is over (departed or not)
+    const serve = () => void (answerDeparted(gateway, opts.departed, req, res, path) || passOn(listeners, req, res));
+    if (held) held.then(serve, serve);
+    else serve();
   });
 }
 
-/** 503 for a path no alias serves now whose route departed with its node; false otherwise */
-function answerDeparted(gateway: Gateway, departed: DepartedRoutes<RouteAlias>, req: IncomingMessage, res: ServerResponse, path: string): boolean {
+/**
+ * 503 for a path no alias serves now whose route departed with its node; false otherwise. Asked
+ * only of requests the lean path did not take, and free while nothing has departed.
+ */
+function answerDeparted(gateway: Gateway, departed: DepartedRoutes<RouteAlias> | undefined, req: IncomingMessage, res: ServerResponse, path: string): boolean {
+  if (!departed || departed.empty) return false;
   const method = req.method ?? 'GET';
   if (aliasOf(gateway, path, method)) return false;
   const route = departed.find(path, method);

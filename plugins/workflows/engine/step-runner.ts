@@ -121,7 +121,8 @@ export async function runStep(
     };
     return { receipt: done(base, { ...fields, status: 'waiting', taken: null, finished_at: null, directive: { ...directive, pause } }), pause };
   }
-  // an entry step answering the run's trigger itself: the output is stored once, on the run
+  // a step answering the run's trigger itself (an entry step, or a node passing its input on):
+  // the output is stored once, on the run
   if (result.output !== null && typeof result.output === 'object' && result.output === run.trigger) directive.output = OUTPUT_IS_TRIGGER;
   if (result.finish) return { receipt: done(base, { ...fields, directive: { ...directive, finish: result.finish } }), finish: result.finish };
   if (result.respond) return { receipt: done(base, { ...fields, directive: { ...directive, respond: true } }), respond: result.respond };
