@@ -2,8 +2,8 @@ import test from 'ava';
 import type { LookupAddress } from 'node:dns';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AddressPolicy } from '../nodes/http/address-policy.ts';
-import { safeRequest, type SafeRequest } from '../nodes/http/safe-request.ts';
+import { AddressPolicy } from '../kernel/net/address-policy.ts';
+import { safeRequest, type SafeRequest } from '../kernel/net/safe-request.ts';
 
 /** A DNS server under an attacker's control, as a resolver: it answers whatever the test says next. */
 function rebindingResolver(answers: string[][]): { resolve: NonNullable<SafeRequest['resolve']>; queries: string[] } {

@@ -1,7 +1,7 @@
 import type { Context, Service } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
-import { AddressPolicy } from './address-policy.ts';
-import { safeRequest } from './safe-request.ts';
+import { AddressPolicy } from '../../kernel/net/address-policy.ts';
+import { safeRequest } from '../../kernel/net/safe-request.ts';
 import { NODE_EXECUTE_PARAMS, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { validateJsonSchema } from './json-schema.ts';
+import { validateJsonSchema } from '../../../kernel/json-schema/validate.ts';
 import type { NodeTypeDescription } from '../engine/node-types.ts';
 
 export interface StepDefinition {

@@ -1,5 +1,5 @@
 import type { ServiceBroker } from 'moleculer';
-import { unsupportedKeywords, type Schema } from '../definitions/json-schema.ts';
+import { unsupportedKeywords, type Schema } from '../../../kernel/json-schema/validate.ts';
 import type { NodeTypeDeclaration } from '../../../kernel/nodes/contract.ts';
 
 /**
