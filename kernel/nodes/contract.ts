@@ -31,6 +31,8 @@ export interface NodeTypeDeclaration<S = Record<string, unknown>> {
   loop?: boolean;
   /** true, or true when config[config_key] is one of values: a step in flight when its worker died is reconciled, not repeated */
   uncertain_effect: boolean | { config_key: string; values: string[] };
+  /** a durable node: commits its own checkpoints within the step (kernel/nodes/durable.ts) */
+  checkpoints?: boolean;
 }
 
 /**

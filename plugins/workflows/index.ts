@@ -26,6 +26,8 @@ import { routable, routeEvent, triggerEvent } from './actions/trigger.ts';
 import { runNode } from './actions/run-node.ts';
 import { importWorkflow } from './actions/import.ts';
 import { aiEdit } from './actions/ai-edit.ts';
+import { checkpoint, decide, liveEvents } from './actions/durable.ts';
+import { agentRuns, INTERRUPT_EVENT, startInternalRun } from './actions/internal-runs.ts';
 
 /**
  * Workflows: `/api/v1/workflows`. Definitions, bindings and runs live in PostgreSQL; node types
@@ -62,6 +64,11 @@ export default {
     webhook,
     triggerEvent,
     runNode,
+    checkpoint,
+    liveEvents,
+    decide,
+    startInternalRun,
+    agentRuns,
   },
   hooks: {
     before: {
@@ -80,6 +87,9 @@ export default {
     },
     [RUN_WATCH_TOPIC](this: WorkflowsService, ctx: Context<{ run_id: string; until: number }>) {
       this.live.markWatched(ctx.params);
+    },
+    [INTERRUPT_EVENT](this: WorkflowsService, ctx: Context<{ run_id: string; reason: string }>) {
+      this.engine.activeRun(ctx.params.run_id)?.interrupt(ctx.params.reason);
     },
     'workflows.bindings.changed'(this: WorkflowsService) {
       this.webhooks.clear();

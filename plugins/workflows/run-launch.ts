@@ -1,7 +1,9 @@
 import { newId } from '../../kernel/tenancy/ids.ts';
 import { snapshotOf, type DefinitionRow } from './store/definitions.ts';
 import type { BindingRow } from './store/bindings.ts';
-import type { NewRun, RunRow } from './store/run-types.ts';
+import type { Approval, NewRun, PauseInfo, RunRow } from './store/run-types.ts';
+import { RUN_JOB } from './engine/engine.ts';
+import { ERRORS } from '../../kernel/errors/catalogue.ts';
 import type { WorkflowsService } from './service.ts';
 
 /**
@@ -52,4 +54,29 @@ export async function waitForRun(svc: WorkflowsService, entityId: string, runId:
   } finally {
     unsubscribe();
   }
+}
+
+/** Hands a run the API made runnable again back to the queue. */
+export async function requeue(svc: WorkflowsService, row: RunRow): Promise<void> {
+  await svc.engine.queue.enqueue('work', { name: RUN_JOB, id: `${row.id}:s${row.seq}` });
+  svc.live.publish(row.id, row.entity_id, [{ id: row.seq, type: 'run.resumed', data: { status: row.status } }]);
+}
+
+/**
+ * The decision a durable node's parked step gets (kernel/nodes/durable.ts): a question needs an
+ * answer (`input` as text), an approval an explicit approve or reject; the node acts on either.
+ */
+export function durableDecision(
+  pause: PauseInfo,
+  params: { decision?: 'approve' | 'reject'; input?: unknown; answer?: string },
+  decided: { decided_by: string; decided_at: string; comment: string | null },
+): Approval {
+  if (pause.kind === 'question') {
+    const answer = params.answer ?? (typeof params.input === 'string' ? params.input : undefined);
+    if (answer === undefined || answer.trim() === '') {
+      throw ERRORS.VALIDATION_FAILED('This run waits for an answer to its question.', [{ field: 'input', message: 'Give the answer as a non-empty string in `input`.', type: 'answerRequired' }]);
+    }
+    return { decision: 'answer', answer: answer.slice(0, 20_000), ...decided };
+  }
+  return { decision: params.decision === 'reject' ? 'reject' : 'approve', ...decided };
 }

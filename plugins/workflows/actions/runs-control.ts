@@ -8,7 +8,8 @@ import { planRetry } from '../engine/retry-plan.ts';
 import { runSummary } from '../run-view.ts';
 import { RUN_ID_PARAM, RUN_SCHEMA, RUN_STARTED_SCHEMA } from '../schemas.ts';
 import type { PauseInfo, RunRow } from '../store/run-types.ts';
-import type { WorkflowsAction, WorkflowsService } from '../service.ts';
+import type { WorkflowsAction } from '../service.ts';
+import { durableDecision, requeue } from '../run-launch.ts';
 
 function illegal(row: RunRow, move: string): Error {
   return WORKFLOWS_ERR.ILLEGAL_TRANSITION(`A ${row.status} run cannot be ${move}.`, { run_id: row.id, status: row.status });
@@ -19,10 +20,6 @@ function missingSnapshot(row: RunRow): Error {
   return WORKFLOWS_ERR.ILLEGAL_TRANSITION('The run has no snapshot of its definition any more; it cannot go on.', { run_id: row.id, status: row.status });
 }
 
-async function requeue(svc: WorkflowsService, row: RunRow): Promise<void> {
-  await svc.engine.queue.enqueue('work', { name: RUN_JOB, id: `${row.id}:s${row.seq}` });
-  svc.live.publish(row.id, row.entity_id, [{ id: row.seq, type: 'run.resumed', data: { status: row.status } }]);
-}
 
 export const cancelRun: WorkflowsAction = {
   rest: 'POST /runs/:run_id/cancel',
@@ -67,13 +64,22 @@ export const resumeRun: WorkflowsAction = {
     if (!row.snapshot) throw missingSnapshot(row);
     const step = row.snapshot.steps.find((s) => s.id === stepId);
     if (!step) throw ERRORS.NOT_FOUND(`No step '${stepId}' in this run's snapshot.`, { resource: 'workflow_step', id: stepId });
-    if (pause.decision_required) {
+    if (pause.kind === 'question') {
+      if (who.id !== row.owner_id) throw WORKFLOWS_ERR.NOT_RUN_OWNER('Only the owner of this run can answer its question.', { run_id: row.id });
+    } else if (pause.decision_required) {
       if (!ctx.params.decision) throw WORKFLOWS_ERR.DECISION_REQUIRED('This run waits for an approval: give "decision": "approve" or "reject". A generic resume is not an approval.', { run_id: row.id, step_id: stepId });
       if (who.id !== row.owner_id) throw WORKFLOWS_ERR.NOT_RUN_OWNER('Only the owner of this run can decide its approval.', { run_id: row.id });
     } else if (ctx.params.decision) {
       throw ERRORS.VALIDATION_FAILED('No approval is pending on this step.', [{ field: 'decision', message: `Step '${stepId}' waits for ${pause.kind === 'timer' ? 'a timer' : 'an event'}, not a decision.`, type: 'noDecisionPending' }]);
     }
     const decided = { decided_by: who.id, decided_at: new Date().toISOString(), comment: ctx.params.comment ?? null };
+    if (this.nodeTypes.get(step.type)?.description.checkpoints && (pause.kind === 'runtime_approval' || pause.kind === 'question')) {
+      const decision = durableDecision(pause, ctx.params, decided);
+      const updated = await this.control.approveInvocation(who.entity_id, row.id, stepId, decision);
+      if (!updated) throw illegal(await this.runQueries.get(who.entity_id, row.id), 'resumed');
+      await requeue(this, updated);
+      return runSummary(updated);
+    }
     if (pause.kind === 'runtime_approval' && ctx.params.decision === 'approve') {
       // the worker repeats exactly the saved invocation, with this approval
       const approved = await this.control.approveInvocation(who.entity_id, row.id, stepId, { decision: 'approve', ...decided });

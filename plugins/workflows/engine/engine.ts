@@ -55,6 +55,9 @@ export class Engine {
   /** set by a benchmark to see where the time goes */
   profile?: EngineProfile;
 
+  /** the executors driving runs in this process, by run id (durable nodes reach theirs through workflows.checkpoint) */
+  private readonly active = new Map<string, RunExecutor>();
+
   /** lifecycleBlock, bound once for every executor */
   private readonly lifecycle: (run: RunRow) => Promise<string | undefined>;
 
@@ -75,6 +78,21 @@ export class Engine {
 
   private publisher(run: { id: string; entity_id: string }) {
     return (events: Parameters<LiveEvents['publish']>[2]) => this.deps.live.publish(run.id, run.entity_id, events);
+  }
+
+  /** The executor driving `runId` in this process, if any. */
+  activeRun(runId: string): RunExecutor | undefined {
+    return this.active.get(runId);
+  }
+
+  /** Drives a run to its next stop, reachable meanwhile through activeRun. */
+  private async drive(executor: RunExecutor): Promise<RunOutcome> {
+    this.active.set(executor.runId, executor);
+    try {
+      return await executor.drive();
+    } finally {
+      if (this.active.get(executor.runId) === executor) this.active.delete(executor.runId);
+    }
   }
 
   private executor(run: RunnableRun, journal: Journal, existing = [] as Awaited<ReturnType<RunStore['receipts']>>, onRespond?: (r: Respond) => void): RunExecutor {
@@ -128,7 +146,7 @@ export class Engine {
       this.profile.add('load', performance.now() - t1);
       this.profile.counts.runs += 1;
     }
-    const outcome = await this.executor(claimed, new DbJournal(this.deps.store, claimed, this.owner), receipts).drive();
+    const outcome = await this.drive(this.executor(claimed, new DbJournal(this.deps.store, claimed, this.owner), receipts));
     await this.afterOutcome(claimed, outcome);
     return outcome;
   }
@@ -197,8 +215,7 @@ export class Engine {
       row = { ...draft, seq: created.seq };
       journal = new DbJournal(this.deps.store, row, this.owner);
     }
-    const finished = this.executor(row, journal, receipts, (r) => respondNow(r))
-      .drive()
+    const finished = this.drive(this.executor(row, journal, receipts, (r) => respondNow(r)))
       .then(async (outcome) => {
         await this.afterOutcome(row, outcome);
         return outcome;

@@ -6,6 +6,7 @@ import type { TemplateScope } from './templates.ts';
 import type { LiveEvent } from './live-events.ts';
 import type { EngineProfile } from './profile.ts';
 import { nowIso } from './clock.ts';
+import { CHECKPOINT_SEPARATOR, type Checkpoint, type CheckpointParams, type DurableAnswer } from '../../../kernel/nodes/durable.ts';
 import type { Approval, Commit, PauseInfo, ReceiptRow, RunEvent, RunnableRun, RunRow, RunStatus, SavedInvocation } from '../store/run-types.ts';
 
 /** Where commits go: the database (one statement each), or memory first (errors-only persistence). */
@@ -26,7 +27,16 @@ export interface ExecutorDeps {
   profile?: EngineProfile;
 }
 
-type CommitOptions = { finishFailed?: boolean; finish?: StepOutcome['finish']; markerOnly?: boolean };
+type CommitOptions = { finishFailed?: boolean; finish?: StepOutcome['finish']; markerOnly?: boolean; events?: RunEvent[] };
+
+/** Whether a receipt is a durable node's checkpoint (`<step>:<key>`) rather than a step's own. */
+export function isCheckpointId(stepId: string): boolean {
+  return stepId.includes(CHECKPOINT_SEPARATOR);
+}
+
+function checkpointOf(r: ReceiptRow): Checkpoint {
+  return { key: r.step_id.slice(r.step_id.indexOf(CHECKPOINT_SEPARATOR) + 1), status: r.status as Checkpoint['status'], output: r.output, error: r.error, uncertain: r.uncertain, started_at: r.started_at, finished_at: r.finished_at };
+}
 
 export interface RunOutcome {
   status: RunStatus | 'lost';
@@ -49,6 +59,10 @@ export function entryStepOf(run: RunnableRun, nodeTypes: NodeTypeRegistry): stri
 export class RunExecutor {
   private readonly plan: RunPlan;
   private readonly receipts = new Map<string, ReceiptRow>();
+  /** durable nodes' checkpoints by their full receipt id, in commit order */
+  private readonly checkpoints = new Map<string, ReceiptRow>();
+  /** why in-flight durable steps should stop early (cancelled, interrupted), once asked */
+  private stopReason?: string;
   private readonly outputs = new Map<string, unknown>();
   private readonly inflight = new Map<string, Promise<void>>();
   private commitChain: Promise<unknown> = Promise.resolve();
@@ -71,6 +85,7 @@ export class RunExecutor {
       // bound methods, not arrow functions: under tsx (keepNames) each named closure costs an Object.defineProperty
       markInFlight: this.commitMarker.bind(this),
       started: this.announceStart.bind(this),
+      checkpointsOf: this.checkpointsOf.bind(this),
     };
   }
 
@@ -82,7 +97,51 @@ export class RunExecutor {
     this.deps.publish([{ type: 'step.started', data: { step_id: stepId, type } }]);
   }
 
+  private checkpointsOf(stepId: string): Checkpoint[] {
+    const prefix = stepId + CHECKPOINT_SEPARATOR;
+    return [...this.checkpoints.values()].filter((r) => r.step_id.startsWith(prefix)).map(checkpointOf);
+  }
+
+  /** The run this executor drives. */
+  get runId(): string {
+    return this.run.id;
+  }
+
+  /**
+   * Commits a durable node's checkpoint (a receipt `<step>:<key>`) with its events, in turn with
+   * every other commit of the run; `stop` when the run was lost or asked to stop.
+   */
+  async checkpoint(p: CheckpointParams): Promise<DurableAnswer> {
+    if (!this.inflight.has(p.step_id)) return { stop: true, reason: `step '${p.step_id}' is not running` };
+    const id = `${p.step_id}${CHECKPOINT_SEPARATOR}${p.key}`;
+    const previous = this.checkpoints.get(id);
+    const now = nowIso();
+    const row: ReceiptRow = {
+      step_id: id, status: p.status, attempt: (previous?.attempt ?? 0) + (previous?.status === 'running' ? 0 : 1), input: null,
+      output: p.output ?? null, error: p.error ?? null, taken: null, directive: null, uncertain: p.uncertain === true,
+      carried_from: null, started_at: previous?.started_at ?? now, finished_at: p.status === 'running' ? null : now, execute_ms: null,
+    };
+    const ok = await this.commit([row], { markerOnly: true, events: p.events ?? [] });
+    if (!ok) return { stop: true, reason: 'the run is no longer held by this worker' };
+    return { stop: this.stopReason !== undefined, reason: this.stopReason };
+  }
+
+  /** Live-only events of a durable step (no id, not stored); `stop` as for checkpoints. */
+  liveEvents(events: RunEvent[]): DurableAnswer {
+    if (!this.outcome) this.deps.publish(events);
+    return { stop: this.outcome !== undefined || this.stopReason !== undefined, reason: this.stopReason ?? (this.outcome ? 'the run has ended' : undefined) };
+  }
+
+  /** Asks in-flight durable steps to stop at their next checkpoint (a cancel, a client gone). */
+  interrupt(reason: string): void {
+    this.stopReason ??= reason;
+  }
+
   private remember(r: ReceiptRow): void {
+    if (isCheckpointId(r.step_id)) {
+      this.checkpoints.set(r.step_id, r);
+      return;
+    }
     this.receipts.set(r.step_id, r);
     if (r.status === 'completed' || r.status === 'reconciled' || r.status === 'skipped') this.outputs.set(r.step_id, r.output);
   }
@@ -134,6 +193,7 @@ export class RunExecutor {
   private events(receipts: ReceiptRow[]): RunEvent[] {
     const out: RunEvent[] = [];
     for (const r of receipts) {
+      if (isCheckpointId(r.step_id)) continue;
       if (r.status === 'skipped') out.push({ type: 'step.skipped', data: { step_id: r.step_id } });
       else if (r.status === 'running') out.push({ type: 'step.started', data: { step_id: r.step_id, type: this.typeOf(r.step_id), uncertain: true } });
       else {
@@ -176,6 +236,7 @@ export class RunExecutor {
     const skips = opts.markerOnly || !this.mayDecideSkips(receipts) ? [] : this.cascadeSkips(view);
     const all = [...receipts, ...skips];
     const events = this.events(all);
+    if (opts.events) events.push(...opts.events);
     let finish: Commit['finish'];
     const others = [...this.inflight.keys()].filter((id) => !receipts.some((r) => r.step_id === id));
     if (opts.finish) finish = opts.finish.status === 'failed' ? { status: 'failed', error: { message: opts.finish.error ?? 'stopped', step_id: receipts[0]?.step_id } } : { status: 'completed', output: opts.finish.output ?? null };
@@ -243,10 +304,13 @@ export class RunExecutor {
 
   /** Recovery: an in-flight marker left by a dead worker; a step with an uncertain effect is not repeated. */
   private async recover(): Promise<void> {
-    const stale = [...this.receipts.values()].filter((r) => r.status === 'running');
+    const stale = [...this.receipts.values(), ...this.checkpoints.values()].filter((r) => r.status === 'running');
     if (stale.length === 0) return;
     const uncertain = stale.filter((r) => r.uncertain);
-    for (const r of stale) this.receipts.delete(r.step_id);
+    for (const r of stale) {
+      this.receipts.delete(r.step_id);
+      if (!r.uncertain) this.checkpoints.delete(r.step_id);
+    }
     if (uncertain.length === 0) return;
     const now = nowIso();
     const marked = uncertain.map((r) => ({ ...r, status: 'needs_reconciliation' as const, finished_at: now, error: { message: 'the step was in flight when its worker stopped; its external effect is uncertain: reconcile it (POST /runs/{run_id}/step) before retrying', code: 'UNCERTAIN_EFFECT' } }));
@@ -275,7 +339,7 @@ export class RunExecutor {
   private async repeatApproved(): Promise<void> {
     const approved = this.waiting().filter((r) => {
       const p = r.directive?.pause as PauseInfo | undefined;
-      return p?.kind === 'runtime_approval' && p.approval !== undefined && p.invocation !== undefined;
+      return (p?.kind === 'runtime_approval' || p?.kind === 'question') && p.approval !== undefined && p.invocation !== undefined;
     });
     for (const r of approved) {
       const pause = r.directive!.pause as PauseInfo;

@@ -1,5 +1,7 @@
 import type { ServiceBroker } from 'moleculer';
 import type { NodeTypeEntry } from './node-types.ts';
+import type { Checkpoint } from '../../../kernel/nodes/durable.ts';
+import type { Approval } from '../store/run-types.ts';
 
 /** What a node's `execute` may answer; everything but `output` is optional. */
 export interface NodeResult {
@@ -18,6 +20,8 @@ export interface NodeResult {
    * invocation is repeated, with `context.approval` set, and the node checks its policy again.
    */
   runtime_approval_required?: { reason?: string; action?: string; details?: unknown };
+  /** durable nodes only: park the run until a person answers this question (the answer repeats the invocation) */
+  question?: { text: string; details?: unknown };
   artifacts?: unknown[];
   child_runs?: string[];
 }
@@ -26,7 +30,18 @@ export interface NodeCallParams {
   config: Record<string, unknown>;
   input: unknown;
   inputs: Record<string, unknown>;
-  context: { run_id: string; step_id: string; entity_id: string; workspace_id: string | null; attempt: number; approval?: { decision: 'approve'; decided_by: string; decided_at: string; comment: string | null } };
+  context: {
+    run_id: string;
+    step_id: string;
+    entity_id: string;
+    workspace_id: string | null;
+    attempt: number;
+    approval?: Approval;
+    /** durable nodes (kernel/nodes/durable.ts): the checkpoints committed so far, the node driving the run, its owner */
+    checkpoints?: Checkpoint[];
+    engine_node?: string;
+    owner_id?: string | null;
+  };
 }
 
 type RawHandler = (this: unknown, ctx: unknown) => unknown;

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceBroker } from 'moleculer';
-import { callNode, type NodeResult } from './node-call.ts';
+import { callNode, type NodeCallParams, type NodeResult } from './node-call.ts';
+import type { Checkpoint } from '../../../kernel/nodes/durable.ts';
 import { hasUncertainEffect, type NodeTypeRegistry } from './node-types.ts';
 import { resolveTemplates, type TemplateScope } from './templates.ts';
 import { nowIso } from './clock.ts';
@@ -24,6 +25,8 @@ export interface StepRunnerDeps {
   markInFlight(receipt: ReceiptRow): Promise<boolean>;
   /** a step starts (live only) */
   started(stepId: string, type: string): void;
+  /** durable nodes: the checkpoints a step committed so far (kernel/nodes/durable.ts) */
+  checkpointsOf?(stepId: string): Checkpoint[];
   profile?: EngineProfile;
 }
 
@@ -79,7 +82,8 @@ export async function runStep(
   let result: NodeResult;
   let executeMs: number;
   try {
-    const context = { run_id: run.id, step_id: step.id, entity_id: run.entity_id, workspace_id: run.workspace_id, attempt, ...(approved ? { approval: approved.approval } : {}) };
+    const context: NodeCallParams['context'] = { run_id: run.id, step_id: step.id, entity_id: run.entity_id, workspace_id: run.workspace_id, attempt, ...(approved ? { approval: approved.approval } : {}) };
+    if (entry.description.checkpoints) Object.assign(context, { checkpoints: deps.checkpointsOf?.(step.id) ?? [], engine_node: deps.broker.nodeID, owner_id: run.owner_id });
     ({ result, executeMs } = await callNode(deps.broker, entry, { config, input, inputs, context }, config.timeout));
   } catch (err) {
     return { receipt: done(base, { status: 'failed', uncertain, error: errorOf(err, config.timeout) }) };
@@ -91,14 +95,16 @@ export async function runStep(
   const taken = Array.isArray(result.next) ? step.next.filter((n) => result.next!.includes(n)) : step.next;
   const fields = { uncertain, execute_ms: Math.round(executeMs * 1000) / 1000, output: result.output ?? null, taken };
 
-  if (result.runtime_approval_required) {
-    const request = result.runtime_approval_required;
+  const question = entry.description.checkpoints ? result.question : undefined;
+  if (result.runtime_approval_required || question) {
+    const request = result.runtime_approval_required ?? question!;
+    const reason = question ? question.text : result.runtime_approval_required!.reason;
     const pause: PauseInfo = {
       step_id: step.id,
-      kind: 'runtime_approval',
+      kind: question ? 'question' : 'runtime_approval',
       decision_required: true,
       resume_at: null,
-      message: typeof request.reason === 'string' ? request.reason.slice(0, 2000) : 'The step needs an approval before it acts.',
+      message: typeof reason === 'string' ? reason.slice(0, 2000) : 'The step needs an approval before it acts.',
       event: null,
       invocation: { config, input, inputs },
       request,

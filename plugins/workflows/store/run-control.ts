@@ -57,7 +57,7 @@ export class RunControl {
     return this.sql.one<RunRow>(
       `WITH r AS (
          UPDATE workflow_step_receipts SET directive = jsonb_set(directive, '{pause,approval}', $4::jsonb)
-         WHERE run_id = $2 AND step_id = $3 AND status = 'waiting' AND entity_id = $1 AND directive->'pause'->>'kind' = 'runtime_approval' RETURNING step_id
+         WHERE run_id = $2 AND step_id = $3 AND status = 'waiting' AND entity_id = $1 AND directive->'pause'->>'kind' IN ('runtime_approval', 'question') RETURNING step_id
        ), u AS (
          UPDATE workflow_runs SET status = 'running', pause = NULL, seq = seq + 1, lease_owner = NULL, lease_expires_at = now(), updated_at = now()
          FROM r WHERE entity_id = $1 AND id = $2 AND status = 'paused' RETURNING workflow_runs.*

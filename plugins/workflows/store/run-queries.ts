@@ -16,6 +16,15 @@ export interface RunFilter {
 const LIST_COLUMNS = `id, entity_id, workflow_id, workflow_version, binding_id, workspace_id, owner_id, trigger_type, status, output, error, pause, retry_of,
   root_run_id, retry_from_step, invalidated, lineage_attempt, recoveries, inline, created_at, started_at, finished_at`;
 
+export interface AgentRunFilter {
+  status?: string;
+  workspace_id?: string;
+  agent_id?: string;
+  task_id?: string;
+  conversation_id?: string;
+  run_id?: string;
+}
+
 /** Reads of runs for the API, always within the caller's entity. */
 export class RunQueries {
   constructor(
@@ -36,7 +45,8 @@ export class RunQueries {
   }
 
   async list(entityId: string, filter: RunFilter, limit: number, offset: number): Promise<{ items: RunRow[]; total: number }> {
-    const where = ['entity_id = $1'];
+    // agent runs (trigger_type 'agent', started by the agent runtime) are listed as executions, not here
+    const where = filter.trigger_type === undefined ? ['entity_id = $1', "trigger_type <> 'agent'"] : ['entity_id = $1'];
     const params: unknown[] = [entityId];
     for (const key of ['workflow_id', 'binding_id', 'workspace_id', 'status', 'trigger_type'] as const) {
       const value = filter[key];
@@ -54,6 +64,33 @@ export class RunQueries {
       return { items: [], total: Number(count?.n ?? 0) };
     }
     return { items: rows, total: Number(rows[0]?.total_count ?? 0) };
+  }
+
+  /**
+   * Agent runs (the agent runtime's executions) with filters on what their trigger names: the
+   * agent, task and conversation. One statement for the page and its total.
+   */
+  async agentRuns(entityId: string, filter: AgentRunFilter, limit: number, offset: number): Promise<{ items: (RunRow & { rounds: number; tool_calls: number })[]; total: number }> {
+    const where = ["r.entity_id = $1", "r.trigger_type = 'agent'"];
+    const params: unknown[] = [entityId];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.status !== undefined) add('r.status::text = ?', filter.status);
+    if (filter.workspace_id !== undefined) add('r.workspace_id::text = ?', filter.workspace_id);
+    if (filter.agent_id !== undefined) add("r.trigger->>'agent_id' = ?", filter.agent_id);
+    if (filter.task_id !== undefined) add("r.trigger->>'task_id' = ?", filter.task_id);
+    if (filter.conversation_id !== undefined) add("r.trigger->>'conversation_id' = ?", filter.conversation_id);
+    if (filter.run_id !== undefined) add('r.id::text = ?', filter.run_id);
+    const rows = await this.sql.rows<RunRow & { rounds: string; tool_calls: string; total_count: string }>(
+      `SELECT ${LIST_COLUMNS.replace(/(\w+)/g, 'r.$1')}, r.trigger, count(*) OVER () AS total_count,
+         (SELECT count(*) FROM workflow_step_receipts s WHERE s.run_id = r.id AND s.step_id LIKE '%:r%.model') AS rounds,
+         (SELECT count(*) FROM workflow_step_receipts s WHERE s.run_id = r.id AND s.step_id LIKE '%:r%.tool.%') AS tool_calls
+       FROM workflow_runs r WHERE ${where.join(' AND ')} ORDER BY r.created_at DESC, r.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      params,
+    );
+    return { items: rows.map((r) => ({ ...r, rounds: Number(r.rounds), tool_calls: Number(r.tool_calls) })), total: Number(rows[0]?.total_count ?? 0) };
   }
 
   async receipts(runId: string): Promise<ReceiptRow[]> {

@@ -6,7 +6,7 @@ export type RunStatus = 'pending' | 'running' | 'paused' | 'completed' | 'failed
 export interface PauseInfo {
   step_id: string;
   /** `runtime_approval`: the step's node answered runtime_approval_required and waits for a decision */
-  kind: 'approval' | 'timer' | 'event' | 'runtime_approval';
+  kind: 'approval' | 'timer' | 'event' | 'runtime_approval' | 'question';
   decision_required: boolean;
   resume_at: string | null;
   message: string | null;
@@ -26,7 +26,9 @@ export interface SavedInvocation {
 }
 
 export interface Approval {
-  decision: 'approve';
+  /** `reject` and `answer` only for durable nodes (kernel/nodes/durable.ts), which act on them */
+  decision: 'approve' | 'reject' | 'answer';
+  answer?: string;
   decided_by: string;
   decided_at: string;
   comment: string | null;

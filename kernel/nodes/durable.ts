@@ -1,0 +1,80 @@
+/**
+ * Durable nodes: a workflow node type whose one step does many things in sequence (the agent
+ * loop: model turn, tool calls, next model turn...) and must not repeat a finished one after a
+ * crash. It declares `checkpoints: true` in `metadata.nodeType`; the engine then
+ *
+ * - passes `context.checkpoints`: every checkpoint this step committed before (oldest first),
+ *   `context.engine_node` (the node driving the run) and `context.owner_id` (the run's owner);
+ * - takes each new checkpoint through `workflows.checkpoint` (call it with `{ nodeID:
+ *   context.engine_node }`): it commits as a receipt of the run (step id `<step>:<key>`) with the
+ *   run's lease, in the same store and statement as every other receipt, before the call
+ *   answers, together with the durable run events given (replayed to streams by id);
+ * - forwards live-only events (text deltas) with `workflows.liveEvents`; its answer tells the
+ *   node to stop early (`stop: true`, the run was cancelled or its client went away);
+ * - on recovery, a checkpoint left `running` with `uncertain: true` (a non-idempotent effect in
+ *   flight when the worker died) marks the run `needs_reconciliation` exactly as an uncertain
+ *   step does; a `running` checkpoint without it is simply done again;
+ * - a runtime approval (`runtime_approval_required`) or a question (`question`) of a durable
+ *   node parks the run; the decision (approve, reject, or an answer) repeats the invocation with
+ *   `context.approval` = the decision: the node continues from its checkpoints and acts on it.
+ *   A rejection therefore reaches the node (which tells the model) instead of failing the run.
+ */
+
+export const WORKFLOWS_CHECKPOINT_ACTION = 'workflows.checkpoint';
+export const WORKFLOWS_LIVE_EVENTS_ACTION = 'workflows.liveEvents';
+export const WORKFLOWS_DECIDE_ACTION = 'workflows.decide';
+export const WORKFLOWS_START_INTERNAL_RUN_ACTION = 'workflows.startInternalRun';
+/** broadcast {run_id, reason}: the node driving the run asks its durable steps to stop */
+export const WORKFLOWS_INTERRUPT_EVENT = 'workflows.run.interrupt';
+
+/** Separates a durable step's id from its checkpoint key in the receipt's step id (never valid in a step id). */
+export const CHECKPOINT_SEPARATOR = ':';
+
+export const CHECKPOINT_KEY_PATTERN = /^[A-Za-z0-9_.-]{1,100}$/;
+
+export type CheckpointStatus = 'running' | 'completed' | 'failed';
+
+export interface Checkpoint {
+  key: string;
+  status: CheckpointStatus | 'needs_reconciliation' | 'reconciled';
+  output: unknown;
+  error: unknown;
+  uncertain: boolean;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface CheckpointParams {
+  run_id: string;
+  step_id: string;
+  key: string;
+  status: CheckpointStatus;
+  output?: unknown;
+  error?: unknown;
+  /** a `running` marker of an effect that must not be repeated blindly */
+  uncertain?: boolean;
+  /** durable run events committed with it (type + data), e.g. `agent.tool.call` */
+  events?: { type: string; data: Record<string, unknown> }[];
+}
+
+export interface RunEventsParams {
+  run_id: string;
+  events: { type: string; data: Record<string, unknown> }[];
+}
+
+/** The answer of both actions: `stop` asks the node to end its step now (cancelled, interrupted). */
+export interface DurableAnswer {
+  seq?: number;
+  stop: boolean;
+  reason?: string;
+}
+
+/** What a decision of a parked durable step looks like in `context.approval`. */
+export interface DurableDecision {
+  decision: 'approve' | 'reject' | 'answer';
+  decided_by: string;
+  decided_at: string;
+  comment: string | null;
+  /** decision `answer`: the person's answer to the node's question */
+  answer?: string;
+}
