@@ -5,9 +5,9 @@ import type { TaskRow } from '../db/task-row.ts';
 import { emitAfterCommit } from '../service.ts';
 
 /**
- * Starting an agent on a task. No agent runtime consumes runs yet, so a dispatch is what it
- * honestly is: an execution record entry in state `dispatched` plus the event TASK_RUN_REQUESTED
- * that the runtime will consume (carrying the entry's dispatch_id so it can report back).
+ * Starting an agent on a task: an execution record entry in state `dispatched` plus the event
+ * TASK_RUN_REQUESTED, which the agent runtime (plugins/agent-runtime) consumes (the entry's
+ * dispatch_id lets it report back).
  */
 
 export const TASK_RUN_REQUESTED = 'task.run.requested';
@@ -27,6 +27,8 @@ export function emitDispatches(ctx: Context, row: TaskRow, entries: ExecutionEnt
       entity_id: row.entity_id,
       task_id: row.id,
       workspace_id: row.workspace_id,
+      // the user whose action asked for the run: the agent runtime runs it on their behalf
+      requested_by: (ctx.meta as { user?: { id?: string } }).user?.id ?? null,
       ...entry.data,
     });
   }

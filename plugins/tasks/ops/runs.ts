@@ -30,7 +30,7 @@ export function pendingRequestOf(row: TaskRow, kind: PendingRequest['kind'], req
 
 export function answerHitl(row: TaskRow, requestId: string | undefined, response: string, actor: Actor, now: Date): Decision {
   const pending = pendingRequestOf(row, 'hitl', requestId);
-  const answer = { request_id: pending.id, response, answered_by: actor, answered_at: now.toISOString() };
+  const answer = { request_id: pending.id, run_id: pending.run_id ?? null, response, answered_by: actor, answered_at: now.toISOString() };
   return {
     action: 'hitl_response',
     set: { pending_request: null },
@@ -41,7 +41,7 @@ export function answerHitl(row: TaskRow, requestId: string | undefined, response
 
 export function decideApproval(row: TaskRow, requestId: string | undefined, decision: 'approve' | 'reject', comment: string | undefined, actor: Actor, now: Date): Decision {
   const pending = pendingRequestOf(row, 'approval', requestId);
-  const record = { request_id: pending.id, decision, comment: comment ?? null, decided_by: actor, decided_at: now.toISOString() };
+  const record = { request_id: pending.id, run_id: pending.run_id ?? null, decision, comment: comment ?? null, decided_by: actor, decided_at: now.toISOString() };
   return {
     action: 'approval',
     set: { pending_request: null },

@@ -1,0 +1,137 @@
+import type { Checkpoint, DurableAnswer, DurableDecision } from '../../kernel/nodes/durable.ts';
+import type { GenerateMessage, GenerateResult, ToolCall, ToolSpec } from '../../kernel/models-generate-contract.ts';
+import type { ToolPolicyVerdict } from '../../kernel/tools-contract.ts';
+import { ASK_HUMAN, ASK_HUMAN_SPEC, modelKey, toolKey } from './keys.ts';
+
+/** What one tool call ended with, as the model is told (and as its checkpoint stores it). */
+export interface ToolOutcome {
+  ok: boolean;
+  output?: unknown;
+  error?: { message: string; code: string };
+  /** who decided it when a person did (approval, rejection, answer) */
+  decided_by?: string;
+}
+
+/** Everything the loop does to the world, so the loop itself is plain logic (tests give a fake). */
+export interface AgentPort {
+  /** one model turn; text deltas go out live as they arrive; `stopped` when the run asked to stop mid-stream */
+  modelTurn(req: { round: number; messages: GenerateMessage[]; system: string | undefined; tools: ToolSpec[] }): Promise<{ turn: GenerateResult; stopped: boolean }>;
+  checkpoint(key: string, status: 'running' | 'completed' | 'failed', output: unknown, opts?: { uncertain?: boolean; events?: { type: string; data: Record<string, unknown> }[] }): Promise<DurableAnswer>;
+  /** the tool's declaration (undefined: not loaded anywhere) and what policy decides for it now */
+  policy(name: string): Promise<{ spec?: ToolSpec & { side_effect: string }; verdict: ToolPolicyVerdict }>;
+  runTool(name: string, args: Record<string, unknown>, call: ToolCall, approval: DurableDecision | undefined): Promise<ToolOutcome>;
+  /** the task's execution record (best effort) */
+  record(entries: { kind: 'plan_step' | 'tool_call' | 'note'; data: Record<string, unknown> }[]): Promise<void>;
+}
+
+export interface LoopInput {
+  messages: GenerateMessage[];
+  system: string | undefined;
+  tools: ToolSpec[];
+  maxRounds: number;
+  checkpoints: Checkpoint[];
+  /** the decision this invocation repeats with (an approval, a rejection, an answer) */
+  decision: DurableDecision | undefined;
+}
+
+export type LoopResult =
+  | { kind: 'done'; text: string; rounds: number; usage: { input_tokens: number; output_tokens: number }; tool_calls: number; stop_reason: 'stop' | 'interrupted' }
+  | { kind: 'approval'; call: ToolCall; round: number; reason: string }
+  | { kind: 'question'; call: ToolCall; round: number; text: string }
+  | { kind: 'round_cap'; rounds: number; text: string };
+
+/**
+ * The agent loop: model turn, its tool calls (each under policy, each committed), next turn, up
+ * to the round cap. Every finished model turn and tool result is a checkpoint; on a repeat (a
+ * crash, an approval, an answer) the loop replays them instead of acting again, so a completed
+ * tool call is never repeated and the model is not asked again for a turn it already gave.
+ */
+export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<LoopResult> {
+  const done = new Map(input.checkpoints.filter((c) => c.status === 'completed' || c.status === 'reconciled').map((c) => [c.key, c]));
+  const messages = [...input.messages];
+  const usage = { input_tokens: 0, output_tokens: 0 };
+  let decision = input.decision;
+  let toolCalls = 0;
+  const tools = [...input.tools, ASK_HUMAN_SPEC];
+  for (let round = 1; ; round++) {
+    let turn = done.get(modelKey(round))?.output as GenerateResult | undefined;
+    if (!turn) {
+      if (round > input.maxRounds) return { kind: 'round_cap', rounds: round - 1, text: lastText(messages) };
+      const asked = await port.modelTurn({ round, messages, system: input.system, tools });
+      turn = asked.turn;
+      const answer = await port.checkpoint(modelKey(round), 'completed', turn, {
+        events: [{ type: 'agent.message', data: { round, text: turn.text, tool_calls: turn.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })), usage: turn.usage, interrupted: asked.stopped || undefined } }],
+      });
+      if (asked.stopped || answer.stop) return finished(turn.text, round, usage, turn, toolCalls, 'interrupted');
+    }
+    usage.input_tokens += turn.usage.input_tokens;
+    usage.output_tokens += turn.usage.output_tokens;
+    messages.push({ role: 'assistant', content: turn.text, ...(turn.tool_calls.length ? { tool_calls: turn.tool_calls } : {}) });
+    if (turn.tool_calls.length === 0) return finished(turn.text, round, usage, undefined, toolCalls, 'stop');
+    for (const [index, call] of turn.tool_calls.entries()) {
+      const key = toolKey(round, index);
+      let outcome = done.get(key)?.output as ToolOutcome | undefined;
+      if (!outcome) {
+        const step = await callTool(port, call, decision, round, key);
+        if ('park' in step) return step.park;
+        if (step.usedDecision) decision = undefined;
+        outcome = step.outcome;
+        const answer = await port.checkpoint(key, 'completed', outcome, {
+          events: [{ type: 'agent.tool.result', data: { round, call_id: call.id, name: call.name, ok: outcome.ok, error: outcome.error, decided_by: outcome.decided_by } }],
+        });
+        await port.record([{ kind: 'tool_call', data: { round, name: call.name, arguments: call.arguments, ok: outcome.ok, error: outcome.error ?? null } }]);
+        if (answer.stop) return finished(turn.text, round, usage, undefined, toolCalls + 1, 'interrupted');
+      }
+      toolCalls++;
+      messages.push({ role: 'tool', tool_call_id: call.id, tool_name: call.name, content: outcome.ok ? (outcome.output ?? null) : { error: outcome.error }, is_error: !outcome.ok });
+    }
+  }
+}
+
+function lastText(messages: GenerateMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'assistant' && m.content) return m.content;
+  }
+  return '';
+}
+
+function finished(text: string, round: number, usage: { input_tokens: number; output_tokens: number }, last: GenerateResult | undefined, toolCalls: number, stop_reason: 'stop' | 'interrupted'): LoopResult {
+  if (last) {
+    usage.input_tokens += last.usage.input_tokens;
+    usage.output_tokens += last.usage.output_tokens;
+  }
+  return { kind: 'done', text, rounds: round, usage, tool_calls: toolCalls, stop_reason };
+}
+
+type CallStep = { outcome: ToolOutcome; usedDecision: boolean } | { park: LoopResult };
+
+/** One tool call not made yet: the question tool, policy (deny, ask, allow), then the tool itself. */
+async function callTool(port: AgentPort, call: ToolCall, decision: DurableDecision | undefined, round: number, key: string): Promise<CallStep> {
+  if (call.arguments_error) return { outcome: { ok: false, error: { message: `The arguments were not valid JSON: ${call.arguments_error}`, code: 'INVALID_ARGUMENTS' } }, usedDecision: false };
+  const args = (call.arguments && typeof call.arguments === 'object' && !Array.isArray(call.arguments) ? call.arguments : {}) as Record<string, unknown>;
+  if (call.name === ASK_HUMAN) {
+    if (decision?.decision === 'answer') return { outcome: { ok: true, output: { answer: decision.answer ?? '' }, decided_by: decision.decided_by }, usedDecision: true };
+    const text = typeof args.question === 'string' && args.question.trim() ? args.question.slice(0, 4000) : 'The agent needs more information to go on.';
+    return { park: { kind: 'question', call, round, text } };
+  }
+  const { spec, verdict } = await port.policy(call.name);
+  if (!spec) return { outcome: { ok: false, error: { message: `No tool named '${call.name}' is available.`, code: 'UNKNOWN_TOOL' } }, usedDecision: false };
+  if (verdict.decision === 'deny') return { outcome: { ok: false, error: { message: `The tool '${call.name}' is not allowed here (${verdict.reason}).`, code: 'TOOL_DENIED' } }, usedDecision: false };
+  let approval: DurableDecision | undefined;
+  if (verdict.decision === 'ask') {
+    if (decision?.decision === 'reject') {
+      const why = decision.comment ? `: ${decision.comment}` : '';
+      return { outcome: { ok: false, error: { message: `A person rejected this call${why}. Do not try it again unchanged.`, code: 'APPROVAL_REJECTED' }, decided_by: decision.decided_by }, usedDecision: true };
+    }
+    if (decision?.decision !== 'approve') return { park: { kind: 'approval', call, round, reason: `The tool '${call.name}' needs a person's approval (${verdict.reason}).` } };
+    approval = decision;
+  }
+  if (spec.side_effect === 'non_idempotent') {
+    // in flight: a worker that dies now leaves this marker, and the run is reconciled, never repeated blindly
+    const answer = await port.checkpoint(key, 'running', null, { uncertain: true, events: [{ type: 'agent.tool.started', data: { round, call_id: call.id, name: call.name } }] });
+    if (answer.stop) return { outcome: { ok: false, error: { message: 'The run was stopped before the tool ran.', code: 'STOPPED' } }, usedDecision: false };
+  }
+  const outcome = await port.runTool(call.name, args, call, approval);
+  return { outcome: approval ? { ...outcome, decided_by: approval.decided_by } : outcome, usedDecision: approval !== undefined };
+}

@@ -1,0 +1,107 @@
+import type { Context } from 'moleculer';
+import type { Readable } from 'node:stream';
+import { WORKFLOWS_CHECKPOINT_ACTION, WORKFLOWS_LIVE_EVENTS_ACTION, type DurableAnswer } from '../../kernel/nodes/durable.ts';
+import { MODELS_GENERATE_STREAM_ACTION, readGenerateStream, type GenerateParams, type GenerateResult } from '../../kernel/models-generate-contract.ts';
+import { TOOL_SERVICE_PREFIX, type ToolDeclaration } from '../../kernel/tools-contract.ts';
+import { listTools } from '../../kernel/tools/registry.ts';
+import { decideTool } from '../../kernel/tools/policy.ts';
+import { readGovernance, type Governance } from '../../kernel/governance.ts';
+import type { AgentPort, ToolOutcome } from './loop.ts';
+
+export interface PortScope {
+  run_id: string;
+  step_id: string;
+  entity_id: string;
+  workspace_id: string | null;
+  owner_id: string | null;
+  engine_node: string;
+  agent_id: string | null;
+  task_id: string | null;
+  conversation_id: string | null;
+  bound: string[];
+  contact_role: 'external' | 'member' | 'admin' | null;
+  api_key_id?: string;
+  model?: string;
+}
+
+class ModelFailure extends Error {
+  constructor(message: string, readonly type: string) {
+    super(message);
+  }
+}
+
+/** The agent loop's effects, through the broker: models, tools, the run's checkpoints, the task's record. */
+export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
+  const meta = { user: { id: scope.owner_id, entity_id: scope.entity_id, role: 'member' } };
+  const onEngine = { nodeID: scope.engine_node, meta };
+  let governance: Promise<Governance> | undefined;
+  const governanceOf = (): Promise<Governance> => {
+    if (!scope.workspace_id) return Promise.resolve(readGovernance(null));
+    governance ??= ctx.call<Record<string, unknown>, { workspace_id: string }>('workspaces.getGovernance', { workspace_id: scope.workspace_id }, { meta }).then((g) => readGovernance(g));
+    return governance;
+  };
+  const live = (events: { type: string; data: Record<string, unknown> }[]) =>
+    ctx.call<DurableAnswer, unknown>(WORKFLOWS_LIVE_EVENTS_ACTION, { run_id: scope.run_id, events }, onEngine);
+  let declared: ToolDeclaration[] | undefined;
+
+  return {
+    async modelTurn({ round, messages, system, tools }) {
+      const params: GenerateParams = { messages, system, tools, api_key_id: scope.api_key_id, model: scope.model, purpose: 'agent', workspace_id: scope.workspace_id ?? undefined, agent_id: scope.agent_id ?? undefined, run_id: scope.run_id };
+      const stream = await ctx.call<Readable, GenerateParams>(MODELS_GENERATE_STREAM_ACTION, params, { meta, timeout: 0 });
+      let text = '';
+      for await (const line of readGenerateStream(stream)) {
+        if (line.type === 'text.delta') {
+          text += line.text;
+          const answer = await live([{ type: 'agent.text.delta', data: { round, text: line.text } }]);
+          if (answer.stop) {
+            stream.destroy();
+            const partial: GenerateResult = { text, tool_calls: [], finish_reason: 'other', usage: { input_tokens: 0, output_tokens: 0 }, model: scope.model ?? '', provider: 'openai', api_key_id: scope.api_key_id ?? '', attempts: 1 };
+            return { turn: partial, stopped: true };
+          }
+        } else if (line.type === 'retry') await live([{ type: 'agent.model.retry', data: { round, attempt: line.attempt, wait_ms: line.wait_ms, reason: line.reason } }]);
+        else if (line.type === 'done') {
+          const { type: _type, ...turn } = line;
+          return { turn, stopped: false };
+        } else if (line.type === 'error') throw new ModelFailure(line.message, line.code);
+      }
+      throw new ModelFailure('The model stream ended without an answer.', 'MODELS_ERR_STREAM_CUT');
+    },
+
+    checkpoint(key, status, output, opts = {}) {
+      return ctx.call<DurableAnswer, unknown>(WORKFLOWS_CHECKPOINT_ACTION, { run_id: scope.run_id, step_id: scope.step_id, key, status, output, uncertain: opts.uncertain, events: opts.events }, onEngine);
+    },
+
+    async policy(name) {
+      declared ??= listTools(ctx.broker);
+      const tool = declared.find((t) => t.name === name);
+      if (!tool) return { verdict: { decision: 'deny', reason: 'no such tool is loaded' } };
+      const verdict = decideTool({ tool, bound: scope.bound.includes(name), governance: await governanceOf(), contact_role: scope.contact_role });
+      return { spec: { name: tool.name, description: tool.description, parameters: tool.parameters, side_effect: tool.side_effect }, verdict };
+    },
+
+    async runTool(name, args, call, approval): Promise<ToolOutcome> {
+      const context = {
+        entity_id: scope.entity_id, user_id: scope.owner_id, workspace_id: scope.workspace_id, agent_id: scope.agent_id, run_id: scope.run_id,
+        step_id: scope.step_id, invocation_id: call.id, task_id: scope.task_id, conversation_id: scope.conversation_id,
+        approval: approval?.decision === 'approve' ? { decision: 'approve' as const, decided_by: approval.decided_by, decided_at: approval.decided_at, comment: approval.comment } : null,
+      };
+      try {
+        const output = await ctx.call(`${TOOL_SERVICE_PREFIX}${name}.execute`, { arguments: args, context }, { meta });
+        return { ok: true, output: output ?? null };
+      } catch (err) {
+        const e = err as { type?: string; code?: number; message?: string };
+        // a tool's own refusal (422, 404...) is the model's to read and correct; anything else is a crash
+        if (typeof e.code === 'number' && e.code >= 400 && e.code < 500) return { ok: false, error: { message: String(e.message ?? 'the tool refused the call').slice(0, 4000), code: e.type ?? 'TOOL_ERROR' } };
+        ctx.broker.logger.warn({ err, tool: name, run_id: scope.run_id }, 'an agent tool failed');
+        return { ok: false, error: { message: `The tool '${name}' failed unexpectedly.`, code: 'TOOL_CRASHED' } };
+      }
+    },
+
+    async record(entries) {
+      if (!scope.task_id) return;
+      await ctx
+        .call('task-runs.record', { entity_id: scope.entity_id, task_id: scope.task_id, agent_id: scope.agent_id, run_id: scope.run_id, entries }, { meta })
+        .catch((err: Error) => ctx.broker.logger.warn({ err, task_id: scope.task_id }, 'could not append to the task execution record'));
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import test from 'ava';
+import type { Checkpoint, DurableDecision } from '../../../kernel/nodes/durable.ts';
+import type { GenerateResult, ToolCall } from '../../../kernel/models-generate-contract.ts';
+import type { ToolPolicyVerdict } from '../../../kernel/tools-contract.ts';
+import { runAgentLoop, type AgentPort, type ToolOutcome } from '../loop.ts';
+
+function turn(text: string, calls: ToolCall[] = []): GenerateResult {
+  return { text, tool_calls: calls, finish_reason: calls.length ? 'tool-calls' : 'stop', usage: { input_tokens: 10, output_tokens: 5 }, model: 'm', provider: 'openai', api_key_id: 'k', attempts: 1 };
+}
+
+const call = (name: string, args: unknown = {}, id = `c-${name}`): ToolCall => ({ id, name, arguments: args });
+
+/** A port that answers scripted model turns and records every effect, in order. */
+function fakePort(turns: GenerateResult[], opts: { verdicts?: Record<string, ToolPolicyVerdict['decision']>; sideEffects?: Record<string, string>; stopAfter?: string } = {}) {
+  const log: string[] = [];
+  const committed: Checkpoint[] = [];
+  const ran: { name: string; args: unknown; approval: DurableDecision | undefined }[] = [];
+  const port: AgentPort = {
+    async modelTurn({ round, messages }) {
+      log.push(`model ${round} (${messages.length} messages)`);
+      const next = turns.shift();
+      if (!next) throw new Error('the script ran out');
+      return { turn: next, stopped: false };
+    },
+    async checkpoint(key, status, output, o = {}) {
+      log.push(`checkpoint ${key} ${status}${o.uncertain ? ' uncertain' : ''}`);
+      committed.push({ key, status, output, error: null, uncertain: o.uncertain === true, started_at: null, finished_at: null });
+      return { stop: opts.stopAfter === `${key} ${status}` };
+    },
+    async policy(name) {
+      const decision = opts.verdicts?.[name] ?? 'allow';
+      if (name === 'missing') return { verdict: { decision: 'deny', reason: 'no such tool is loaded' } };
+      return { spec: { name, description: name, parameters: { type: 'object' }, side_effect: opts.sideEffects?.[name] ?? 'none' }, verdict: { decision, reason: `rule ${decision}` } };
+    },
+    async runTool(name, args, _call, approval): Promise<ToolOutcome> {
+      log.push(`tool ${name}`);
+      ran.push({ name, args, approval });
+      return { ok: true, output: { echoed: args } };
+    },
+    async record() {},
+  };
+  return { port, log, committed, ran };
+}
+
+const base = { messages: [{ role: 'user' as const, content: 'hi' }], system: undefined, tools: [], maxRounds: 5, checkpoints: [] as Checkpoint[], decision: undefined };
+const approve: DurableDecision = { decision: 'approve', decided_by: 'u-1', decided_at: '2026-01-01T00:00:00.000Z', comment: null };
+
+test('a plain answer is one model turn, committed before the step ends', async (t) => {
+  const { port, log } = fakePort([turn('hello')]);
+  const result = await runAgentLoop(port, base);
+  t.like(result, { kind: 'done', text: 'hello', rounds: 1, tool_calls: 0, stop_reason: 'stop' });
+  t.deepEqual(log, ['model 1 (1 messages)', 'checkpoint r0001.model completed']);
+});
+
+test('a tool call is run, committed, and its result goes back to the model', async (t) => {
+  const { port, log, ran } = fakePort([turn('', [call('datetime', { op: 'now' })]), turn('it is noon')]);
+  const result = await runAgentLoop(port, base);
+  t.like(result, { kind: 'done', text: 'it is noon', rounds: 2, tool_calls: 1 });
+  t.deepEqual(ran.map((r) => r.name), ['datetime']);
+  t.deepEqual(log, ['model 1 (1 messages)', 'checkpoint r0001.model completed', 'tool datetime', 'checkpoint r0001.tool.0 completed', 'model 2 (3 messages)', 'checkpoint r0002.model completed']);
+});
+
+test('a repeat replays committed checkpoints: no model turn asked again, no tool run again', async (t) => {
+  const first = fakePort([turn('', [call('tasks', { op: 'create' })])], { stopAfter: 'r0001.tool.0 completed', sideEffects: { tasks: 'non_idempotent' } });
+  await runAgentLoop(first.port, base);
+  t.deepEqual(first.ran.length, 1);
+  const done = first.committed.filter((c) => c.status === 'completed');
+  const second = fakePort([turn('created it')], { sideEffects: { tasks: 'non_idempotent' } });
+  const result = await runAgentLoop(second.port, { ...base, checkpoints: done });
+  t.like(result, { kind: 'done', text: 'created it', rounds: 2 });
+  t.deepEqual(second.ran, []);
+  t.deepEqual(second.log, ['model 2 (3 messages)', 'checkpoint r0002.model completed']);
+});
+
+test('a non-idempotent tool commits an uncertain in-flight marker before it runs', async (t) => {
+  const { port, log } = fakePort([turn('', [call('http_request')]), turn('done')], { sideEffects: { http_request: 'non_idempotent' } });
+  await runAgentLoop(port, base);
+  t.deepEqual(log.slice(1, 5), ['checkpoint r0001.model completed', 'checkpoint r0001.tool.0 running uncertain', 'tool http_request', 'checkpoint r0001.tool.0 completed']);
+});
+
+test('policy ask parks the run; the approval repeats only that invocation, with the approval', async (t) => {
+  const first = fakePort([turn('', [call('datetime'), call('tasks', { op: 'create' })])], { verdicts: { tasks: 'ask' } });
+  const parked = await runAgentLoop(first.port, base);
+  t.like(parked, { kind: 'approval', round: 1 });
+  t.deepEqual(first.ran.map((r) => r.name), ['datetime']);
+  const again = fakePort([turn('created')], { verdicts: { tasks: 'ask' } });
+  const result = await runAgentLoop(again.port, { ...base, checkpoints: first.committed, decision: approve });
+  t.like(result, { kind: 'done', text: 'created' });
+  t.deepEqual(again.ran.map((r) => [r.name, r.approval?.decided_by]), [['tasks', 'u-1']]);
+});
+
+test('a rejection reaches the model as the tool result; the tool never runs', async (t) => {
+  const first = fakePort([turn('', [call('tasks')])], { verdicts: { tasks: 'ask' } });
+  await runAgentLoop(first.port, base);
+  const again = fakePort([turn('understood')], { verdicts: { tasks: 'ask' } });
+  const result = await runAgentLoop(again.port, { ...base, checkpoints: first.committed, decision: { ...approve, decision: 'reject', comment: 'not today' } });
+  t.like(result, { kind: 'done', text: 'understood' });
+  t.deepEqual(again.ran, []);
+  const outcome = again.committed.find((c) => c.key === 'r0001.tool.0')!.output as ToolOutcome;
+  t.like(outcome, { ok: false, error: { code: 'APPROVAL_REJECTED' }, decided_by: 'u-1' });
+  t.regex(outcome.error!.message, /not today/);
+});
+
+test('a denied or unknown tool is refused by policy whatever the model says, and the model is told', async (t) => {
+  const { port, ran, committed } = fakePort([turn('', [call('shell', { cmd: 'rm -rf /' }), call('missing')]), turn('ok')], { verdicts: { shell: 'deny' } });
+  const result = await runAgentLoop(port, base);
+  t.like(result, { kind: 'done', text: 'ok' });
+  t.deepEqual(ran, []);
+  t.like(committed.find((c) => c.key === 'r0001.tool.0')!.output, { ok: false, error: { code: 'TOOL_DENIED' } });
+  t.like(committed.find((c) => c.key === 'r0001.tool.1')!.output, { ok: false, error: { code: 'UNKNOWN_TOOL' } });
+});
+
+test('arguments that were not JSON go back to the model as a tool error', async (t) => {
+  const { port, ran, committed } = fakePort([turn('', [{ id: 'x', name: 'datetime', arguments: {}, arguments_error: '{"op": no' }]), turn('sorry')]);
+  await runAgentLoop(port, base);
+  t.deepEqual(ran, []);
+  t.like(committed.find((c) => c.key === 'r0001.tool.0')!.output, { ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+});
+
+test('a model that never stops calling tools stops at the round cap, with the reason', async (t) => {
+  const turns = Array.from({ length: 3 }, (_, i) => turn(`try ${i}`, [call('datetime', {}, `c${i}`)]));
+  const { port, ran } = fakePort(turns);
+  const result = await runAgentLoop(port, { ...base, maxRounds: 3 });
+  t.like(result, { kind: 'round_cap', rounds: 3, text: 'try 2' });
+  t.is(ran.length, 3);
+});
+
+test('a question parks the run; the answer is the tool result', async (t) => {
+  const first = fakePort([turn('', [call('ask_human', { question: 'Which printer?' })])]);
+  const parked = await runAgentLoop(first.port, base);
+  t.like(parked, { kind: 'question', text: 'Which printer?' });
+  const again = fakePort([turn('fixing the second floor one')]);
+  const result = await runAgentLoop(again.port, { ...base, checkpoints: first.committed, decision: { ...approve, decision: 'answer', answer: 'second floor' } });
+  t.like(result, { kind: 'done', text: 'fixing the second floor one' });
+  t.like(again.committed.find((c) => c.key === 'r0001.tool.0')!.output, { ok: true, output: { answer: 'second floor' } });
+});
+
+test('a stop asked at a checkpoint ends the step with what it has', async (t) => {
+  const { port, ran } = fakePort([turn('partial', [call('datetime')])], { stopAfter: 'r0001.model completed' });
+  const result = await runAgentLoop(port, base);
+  t.like(result, { kind: 'done', text: 'partial', stop_reason: 'interrupted' });
+  t.deepEqual(ran, []);
+});

@@ -1,0 +1,43 @@
+import type { Context, ServiceSchema } from 'moleculer';
+import { listExecutions } from './executions.ts';
+import { applyOutcome, resumeFromTask, startTaskRun, type RunOutcome, type RunRequested } from './task-runs.ts';
+
+type Logged = { logger: { warn(...args: unknown[]): void } };
+
+/**
+ * The agent runtime's glue: task run requests start durable agent runs (the `agent` node type
+ * on the workflow engine), a run's outcome moves its task, and a person's decision on the task
+ * resumes the parked run. Serves GET /api/v1/executions. See README.md.
+ */
+export default {
+  name: 'executions',
+  settings: { rest: '/executions' },
+  dependencies: [],
+  actions: { list: listExecutions },
+  events: {
+    'task.run.requested': {
+      group: 'agent-runtime',
+      async handler(this: Logged, ctx: Context<RunRequested>) {
+        await startTaskRun(ctx.broker, ctx.params).catch((err: Error) => this.logger.warn({ err, task_id: ctx.params.task_id }, 'could not start an agent run for a task'));
+      },
+    },
+    'agent.run.outcome': {
+      group: 'agent-runtime',
+      async handler(this: Logged, ctx: Context<RunOutcome>) {
+        await applyOutcome(ctx.broker, ctx.params).catch((err: Error) => this.logger.warn({ err, run_id: ctx.params.run_id }, 'could not apply an agent run outcome to its task'));
+      },
+    },
+    'task.approval.decided': {
+      group: 'agent-runtime',
+      async handler(this: Logged, ctx: Context<Parameters<typeof resumeFromTask>[1]>) {
+        await resumeFromTask(ctx, ctx.params).catch((err: Error) => this.logger.warn({ err, run_id: ctx.params.run_id }, 'could not resume a run after its approval'));
+      },
+    },
+    'task.hitl.responded': {
+      group: 'agent-runtime',
+      async handler(this: Logged, ctx: Context<Parameters<typeof resumeFromTask>[1] & { task_id: string }>) {
+        await resumeFromTask(ctx, ctx.params).catch((err: Error) => this.logger.warn({ err, run_id: ctx.params.run_id }, 'could not resume a run after its answer'));
+      },
+    },
+  },
+} as unknown as ServiceSchema;

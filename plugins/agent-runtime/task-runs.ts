@@ -1,0 +1,128 @@
+import type { Context, ServiceBroker } from 'moleculer';
+import { AGENTS_MASTER_ACTION, AGENTS_RESOLVE_ACTION, type AgentView } from '../../kernel/agents-contract.ts';
+import { WORKFLOWS_DECIDE_ACTION, WORKFLOWS_START_INTERNAL_RUN_ACTION } from '../../kernel/nodes/durable.ts';
+
+/** `task.run.requested` as plugins/tasks emits it (ops/dispatch.ts). */
+export interface RunRequested {
+  entity_id: string;
+  task_id: string;
+  workspace_id: string | null;
+  agent_id: string | null;
+  reason: 'assigned_at_creation' | 'assigned' | 'mention' | 'retry';
+  dispatch_id: string;
+  requested_by: string | null;
+  log_id?: string;
+}
+
+/** `agent.run.outcome` as nodes/agent emits it when a step ends, parks or fails. */
+export interface RunOutcome {
+  entity_id: string;
+  workspace_id: string | null;
+  run_id: string;
+  owner_id: string | null;
+  agent_id: string | null;
+  task_id: string | null;
+  conversation_id: string | null;
+  kind: 'done' | 'approval' | 'question' | 'round_cap' | 'failed';
+  text?: string | null;
+  reason?: string | null;
+  call?: { id: string; name: string; arguments: unknown } | null;
+  error?: { message: string; code: string };
+}
+
+interface TaskView {
+  id: string;
+  title: string;
+  description: string | null;
+  status: string;
+  priority: number;
+  workspace_id: string | null;
+  pending_request: { id: string; kind: string; run_id?: string } | null;
+}
+
+const asUser = (entityId: string, userId: string | null) => ({ meta: { user: { id: userId, entity_id: entityId, role: 'member' } } });
+
+/** What the agent is asked: the task as a person would read it. */
+export function taskPrompt(task: TaskView, reason: RunRequested['reason']): string {
+  const lines = [`You are working on the task "${task.title}" (priority ${task.priority} of 5, status ${task.status}).`];
+  if (task.description) lines.push('', task.description);
+  if (reason === 'retry') lines.push('', 'An earlier attempt failed; try again.');
+  lines.push('', 'Do the work with the tools you have. When you are done, answer with a short report of what you did. If you cannot go on without information only a person has, use ask_human.');
+  return lines.join('\n');
+}
+
+/**
+ * A run request: picks the agent (the one named, else the workspace's master agent), starts a
+ * durable run `trigger -> agent` on the work queue, and moves the task to in_progress. A task
+ * with no agent to run it gets a note in its execution record instead.
+ */
+export async function startTaskRun(broker: ServiceBroker, req: RunRequested): Promise<string | undefined> {
+  const opts = asUser(req.entity_id, req.requested_by);
+  const task = await broker.call<TaskView, { id: string }>('tasks.get', { id: req.task_id }, opts);
+  const agent = req.agent_id
+    ? await broker.call<AgentView, { agent_id: string }>(AGENTS_RESOLVE_ACTION, { agent_id: req.agent_id }, opts).catch(() => undefined)
+    : task.workspace_id
+      ? await broker.call<AgentView | null, { workspace_id: string }>(AGENTS_MASTER_ACTION, { workspace_id: task.workspace_id }, opts)
+      : undefined;
+  const scope = { entity_id: req.entity_id, task_id: req.task_id, agent_id: agent?.id ?? req.agent_id };
+  if (!agent || agent.status !== 'active') {
+    const why = req.agent_id ? `agent ${req.agent_id} is not available` : 'the workspace has no master agent';
+    await broker.call('task-runs.record', { ...scope, entries: [{ kind: 'note', data: { dispatch_id: req.dispatch_id, message: `No run started: ${why}.` } }] }, opts);
+    return undefined;
+  }
+  const started = await broker.call<{ run_id: string }, unknown>(
+    WORKFLOWS_START_INTERNAL_RUN_ACTION,
+    {
+      kind: 'agent',
+      subject_id: agent.id,
+      subject_version: agent.version,
+      name: `${agent.name}: ${task.title}`.slice(0, 200),
+      workspace_id: task.workspace_id,
+      steps: [
+        { id: 'start', type: 'trigger', next: ['agent'] },
+        { id: 'agent', type: 'agent', config: { agent_id: agent.id, prompt: taskPrompt(task, req.reason), task_id: task.id } },
+      ],
+      trigger: { agent_id: agent.id, task_id: task.id, dispatch_id: req.dispatch_id, reason: req.reason },
+    },
+    opts,
+  );
+  await broker.call('task-runs.record', { ...scope, run_id: started.run_id, entries: [{ kind: 'note', data: { dispatch_id: req.dispatch_id, state: 'started', run_id: started.run_id } }] }, opts);
+  if (task.status !== 'in_progress') {
+    await broker.call('task-runs.setStatus', { ...scope, run_id: started.run_id, status: 'in_progress' }, opts).catch((err: Error) => broker.logger.warn({ err, task_id: task.id }, 'could not move the task to in_progress'));
+  }
+  return started.run_id;
+}
+
+/** A run's step ended, parked or failed: the task follows (state machine moves, requests, the answer as a comment). */
+export async function applyOutcome(broker: ServiceBroker, o: RunOutcome): Promise<void> {
+  if (!o.task_id) return;
+  const opts = asUser(o.entity_id, o.owner_id);
+  const scope = { entity_id: o.entity_id, task_id: o.task_id, agent_id: o.agent_id, run_id: o.run_id };
+  const move = (status: string) => broker.call('task-runs.setStatus', { ...scope, status }, opts).catch((err: Error) => broker.logger.warn({ err, task_id: o.task_id, status }, 'the task could not follow its run'));
+  switch (o.kind) {
+    case 'done':
+      await broker.call('task-runs.record', { ...scope, entries: [{ kind: 'note', data: { state: 'completed', report: (o.text ?? '').slice(0, 20_000) } }] }, opts);
+      await move('completed');
+      return;
+    case 'approval':
+      await broker.call('task-runs.raiseRequest', { ...scope, kind: 'approval', prompt: (o.reason ?? 'An action needs your approval.').slice(0, 20_000), options: ['approve', 'reject'] }, opts);
+      return;
+    case 'question':
+      await broker.call('task-runs.raiseRequest', { ...scope, kind: 'hitl', prompt: (o.text ?? 'The agent has a question.').slice(0, 20_000) }, opts);
+      await move('waiting_on_customer');
+      return;
+    case 'round_cap':
+    case 'failed':
+      await broker.call('task-runs.record', { ...scope, entries: [{ kind: 'note', data: { state: 'failed', reason: o.kind === 'round_cap' ? 'round_cap' : (o.error?.code ?? 'error'), message: o.error?.message ?? 'The agent stopped at its round cap.' } }] }, opts);
+      await move('failed');
+      return;
+  }
+}
+
+/** A person decided a task's approval request or answered its question: the parked run goes on. */
+export async function resumeFromTask(ctx: Context, p: { entity_id: string; run_id: string | null; decision?: 'approve' | 'reject'; response?: string; comment?: string | null; decided_by?: { id: string | null }; answered_by?: { id: string | null } }): Promise<void> {
+  if (!p.run_id) return;
+  const who = p.decided_by?.id ?? p.answered_by?.id ?? null;
+  const params = p.response !== undefined ? { run_id: p.run_id, decision: 'answer', answer: p.response } : { run_id: p.run_id, decision: p.decision, ...(p.comment ? { comment: p.comment } : {}) };
+  await ctx.call(WORKFLOWS_DECIDE_ACTION, params, asUser(p.entity_id, who));
+}
