@@ -16,7 +16,6 @@ import { keyPrefixOf } from '../plugins/models/fields.ts';
 import { scrubSecret } from '../plugins/models/providers/scrub.ts';
 import { runAttempt } from '../plugins/models/sdk/attempt.ts';
 import { toFailure } from '../plugins/models/sdk/failure.ts';
-import { languageModel } from '../plugins/models/sdk/language-model.ts';
 import { startModelsKernel, USERS } from './helpers/models-kernel.ts';
 
 const SECRET_A = 'a'.repeat(16) + '0123456789abcdef0123456789abcdef';
@@ -111,8 +110,8 @@ test('an unreachable provider is a retryable failure naming it, without the key'
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   const { port } = closed.address() as AddressInfo;
   await new Promise((resolve) => closed.close(resolve)); // nothing listens there now
-  const model = languageModel({ provider: 'openai', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey, model: 'm', fetch: globalThis.fetch });
-  const err = await t.throwsAsync(runAttempt({ model, messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal, () => undefined));
+  const target = { provider: 'openai' as const, baseUrl: `http://127.0.0.1:${port}/v1`, apiKey, model: 'm', fetch: globalThis.fetch };
+  const err = await t.throwsAsync(runAttempt({ target, messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal, () => undefined));
   const failure = toFailure(err, { provider: 'openai', apiKey, timedOut: false, aborted: false, timeoutMs: 10_000 });
   t.is(failure.kind, 'provider');
   t.regex(failure.message, /Could not reach openai: ECONNREFUSED/);

@@ -9,7 +9,7 @@ import { openKey, pickKey, touchLastUsed } from './key-store.ts';
 import { runAttempt, type AttemptOutcome, type AttemptRequest, type TurnEvent } from './sdk/attempt.ts';
 import { toFailure, ProviderFailure } from './sdk/failure.ts';
 import { fileReader } from './sdk/files.ts';
-import { languageModel, type ModelTarget } from './sdk/language-model.ts';
+import type { ModelTarget } from './sdk/language-model.ts';
 import { toModelMessages } from './sdk/prompt.ts';
 import type { ModelsService } from './service.ts';
 
@@ -23,7 +23,7 @@ export interface PreparedTurn {
   entityId: string;
   apiKeyId: string;
   target: ModelTarget;
-  request: Omit<AttemptRequest, 'model'>;
+  request: Omit<AttemptRequest, 'target'>;
   attribution: { purpose: string; workspace_id: string | null; agent_id: string | null; run_id: string | null };
 }
 
@@ -65,14 +65,13 @@ export async function runTurn(svc: ModelsService, turn: PreparedTurn, emit: (e: 
   const { timeoutMs, maxRetries } = svc.providers;
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = callerSignal ? AbortSignal.any([deadline, callerSignal]) : deadline;
-  const model = languageModel(turn.target);
   const failureOf = (err: unknown) => toFailure(err, { provider: turn.target.provider, apiKey: turn.target.apiKey, timedOut: deadline.aborted, aborted: callerSignal?.aborted === true, timeoutMs });
   let outcome: AttemptOutcome | undefined;
   let attempt = 1;
   for (; !outcome; attempt++) {
     let emitted = false;
     try {
-      outcome = await runAttempt({ ...turn.request, model }, signal, (e) => {
+      outcome = await runAttempt({ ...turn.request, target: turn.target }, signal, (e) => {
         emitted = true;
         emit(e);
       });

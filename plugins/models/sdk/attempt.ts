@@ -1,7 +1,8 @@
-import { jsonSchema, Output, streamText, tool, type LanguageModel, type ModelMessage, type ToolChoice, type ToolSet } from 'ai';
+import { generateText, jsonSchema, Output, streamText, tool, type ModelMessage, type ToolChoice, type ToolSet } from 'ai';
 import type { ChatUsage } from '../../../kernel/models-contract.ts';
 import type { FinishReason, GenerateParams, ToolCall } from '../../../kernel/models-generate-contract.ts';
 import { ProviderFailure } from './failure.ts';
+import { languageModel, type ModelTarget } from './language-model.ts';
 
 // the SDK would print its warnings (an unsupported setting, say) to the console: the package logs what matters itself
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
@@ -14,7 +15,7 @@ export type TurnEvent =
   | { type: 'retry'; attempt: number; wait_ms: number; reason: string };
 
 export interface AttemptRequest {
-  model: LanguageModel;
+  target: ModelTarget;
   messages: ModelMessage[];
   system?: string;
   tools?: GenerateParams['tools'];
@@ -44,16 +45,36 @@ const MAX_BAD_ARGUMENTS = 2000;
  * in-stream error, a cut stream) for the caller to classify.
  */
 export async function runAttempt(req: AttemptRequest, signal: AbortSignal, emit: (e: TurnEvent) => void): Promise<AttemptOutcome> {
-  const result = streamText({
-    model: req.model,
+  try {
+    return await streamAttempt(req, signal, emit);
+  } catch (err) {
+    const answer = findNotStreamed(err);
+    if (!answer) throw err;
+    return wholeAnswer(req, answer, signal, emit);
+  }
+}
+
+/** Anthropic requires max_tokens; this is sent when the caller gives none (the SDK would send the model's maximum). */
+const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+function sdkOptions(req: AttemptRequest, signal: AbortSignal) {
+  const maxTokens = req.max_tokens ?? (req.target.provider === 'anthropic' ? ANTHROPIC_DEFAULT_MAX_TOKENS : undefined);
+  return {
     messages: req.messages,
     ...(req.system ? { instructions: req.system } : {}),
     ...(req.tools?.length ? { tools: toolSet(req.tools), toolChoice: toolChoiceOf(req.tool_choice) } : {}),
     ...(req.output ? { output: Output.object({ schema: jsonSchema(req.output.schema as never), name: req.output.name, description: req.output.description }) } : {}),
-    ...(req.max_tokens !== undefined ? { maxOutputTokens: req.max_tokens } : {}),
+    ...(maxTokens !== undefined ? { maxOutputTokens: maxTokens } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
     maxRetries: 0,
     abortSignal: signal,
+  };
+}
+
+async function streamAttempt(req: AttemptRequest, signal: AbortSignal, emit: (e: TurnEvent) => void): Promise<AttemptOutcome> {
+  const result = streamText({
+    ...sdkOptions(req, signal),
+    model: languageModel({ ...req.target, fetch: catchingWholeAnswers(req.target.fetch) }),
     onError: () => undefined, // failures arrive as `error` parts below; the default would print them
   });
   let text = '';
@@ -96,6 +117,44 @@ export async function runAttempt(req: AttemptRequest, signal: AbortSignal, emit:
   }
   if (!finish || finish.raw === undefined) throw new ProviderFailure('provider', 'The provider stream ended before the answer was complete.');
   return { text, tool_calls: calls, finish_reason: finish.reason, usage: finish.usage, model };
+}
+
+/**
+ * A server that ignores `stream: true` and answers one JSON completion: the body is kept and
+ * handed to the SDK's non-streaming path (no second request), so the SDK still does the reading.
+ */
+class NotStreamedAnswer extends Error {
+  constructor(
+    readonly body: string,
+    readonly status: number,
+    readonly headers: Headers,
+  ) {
+    super('the provider answered one JSON completion to a streaming request');
+    this.name = 'NotStreamedAnswer';
+  }
+}
+
+function catchingWholeAnswers(inner: typeof fetch): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const res = await inner(input, init);
+    const streaming = typeof init?.body === 'string' && /"stream"\s*:\s*true/.test(init.body);
+    if (streaming && res.ok && /\bjson\b/i.test(res.headers.get('content-type') ?? '')) throw new NotStreamedAnswer(await res.text(), res.status, res.headers);
+    return res;
+  }) as typeof fetch;
+}
+
+function findNotStreamed(err: unknown): NotStreamedAnswer | undefined {
+  for (let e = err, depth = 0; e && depth < 8; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof NotStreamedAnswer) return e;
+  return undefined;
+}
+
+async function wholeAnswer(req: AttemptRequest, answer: NotStreamedAnswer, signal: AbortSignal, emit: (e: TurnEvent) => void): Promise<AttemptOutcome> {
+  const replay = (async () => new Response(answer.body, { status: answer.status, headers: answer.headers })) as unknown as typeof fetch;
+  const result = await generateText({ ...sdkOptions(req, signal), model: languageModel({ ...req.target, fetch: replay }) });
+  if (result.text) emit({ type: 'text.delta', text: result.text });
+  const calls = result.toolCalls.map((c) => toolCallOf(c as unknown as RawToolCall));
+  for (const call of calls) emit({ type: 'tool.call', call });
+  return { text: result.text, tool_calls: calls, finish_reason: result.finishReason as FinishReason, usage: usageOf(result.usage), model: result.response.modelId || undefined };
 }
 
 function toolSet(tools: NonNullable<GenerateParams['tools']>): ToolSet {

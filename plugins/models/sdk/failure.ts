@@ -96,6 +96,8 @@ function describe(err: unknown): string {
   const name = (err as Error | undefined)?.name ?? '';
   if (name === 'AI_JSONParseError') return 'The provider sent an answer that is not JSON.';
   if (name === 'AI_TypeValidationError') return 'The provider sent an answer that does not have the shape of its API.';
+  // @ai-sdk/anthropic's words for a first stream event it could not parse
+  if (err instanceof Error && /normalized .* stream error/i.test(err.message)) return 'The provider sent a stream that is not JSON events of its API.';
   if (name === 'AI_EmptyResponseBodyError') return 'The provider answered without a body.';
   return err instanceof Error ? `The provider call failed: ${err.message}` : `The provider call failed: ${String(err)}`;
 }
