@@ -88,6 +88,8 @@ export const ENV_SCHEMA = {
   MODEL_OPENAI_BASE_URL: { type: 'url', default: 'https://api.openai.com/v1', schemes: ['http', 'https'], group: 'Models', doc: 'Base URL of the OpenAI-compatible chat-completions API that keys of provider openai call ({base}/chat/completions).' },
   MODEL_ANTHROPIC_BASE_URL: { type: 'url', default: 'https://api.anthropic.com', schemes: ['http', 'https'], group: 'Models', doc: 'Base URL of the Anthropic API that keys of provider anthropic call ({base}/v1/messages).' },
   MODEL_REQUEST_TIMEOUT_SECONDS: { type: 'int', default: '120', min: 1, max: 3600, group: 'Models', doc: 'Longest one model call may take, streaming included, before it fails with 504.' },
+  MODEL_MAX_RETRIES: { type: 'int', default: '2', min: 0, max: 10, group: 'Models', doc: 'Retries of one model call after a provider 429 (honouring Retry-After up to 60 s), 5xx or dropped connection, with exponential backoff; 0 fails at once.' },
+  MODEL_BASE_URL_ALLOW: { type: 'list', default: '', group: 'Models', doc: 'Hosts and CIDRs (comma separated, e.g. 127.0.0.1/32,llm.intranet) a key\'s base_url may reach although they are loopback, link-local, private or unique-local; empty allows none. MODEL_OPENAI_BASE_URL and MODEL_ANTHROPIC_BASE_URL are not checked.' },
   TASK_AGENT_LOOP: { type: 'bool', default: 'false', group: 'Features', doc: 'Experimental task_agent_loop; off by default.' },
   OTEL_ENABLED: { type: 'bool', default: 'false', group: 'Observability', doc: 'Send traces to an OpenTelemetry collector.' },
   OTEL_EXPORTER_OTLP_ENDPOINT: { type: 'url', default: 'http://127.0.0.1:4318', schemes: ['http', 'https'], group: 'Observability', doc: 'OTLP/HTTP collector base address (traces go to /v1/traces).' },

@@ -1,4 +1,4 @@
-import { StringDecoder } from 'node:string_decoder';
+import { readNdjsonStream } from './ndjson-stream.ts';
 
 /**
  * How any package asks a language model for an answer without importing the models package
@@ -34,7 +34,8 @@ import { StringDecoder } from 'node:string_decoder';
 export const MODELS_CHAT_ACTION = 'models.chat';
 export const MODELS_CHAT_STREAM_ACTION = 'models.chatStream';
 
-export const MODEL_PROVIDERS = ['openai', 'anthropic'] as const;
+/** `openai_compatible`: any OpenAI-compatible chat-completions server (a local runtime, a gateway); its key names the base URL */
+export const MODEL_PROVIDERS = ['openai', 'anthropic', 'openai_compatible'] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
 export interface ChatMessage {
@@ -102,26 +103,6 @@ export function chatStreamLine(line: ChatStreamLine): string {
  * ends without a `done` or `error` line (the serving node went away) yields a final error line
  * with code `MODELS_ERR_STREAM_CUT`.
  */
-export async function* readChatStream(stream: AsyncIterable<Buffer | string>): AsyncGenerator<ChatStreamLine> {
-  const decoder = new StringDecoder('utf8');
-  let buffered = '';
-  let finished = false;
-  const parse = (text: string): ChatStreamLine | undefined => {
-    if (!text.trim()) return undefined;
-    const line = JSON.parse(text) as ChatStreamLine;
-    if (line.type === 'done' || line.type === 'error') finished = true;
-    return line;
-  };
-  for await (const chunk of stream) {
-    buffered += typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const line = parse(buffered.slice(0, newline));
-      buffered = buffered.slice(newline + 1);
-      if (line) yield line;
-    }
-  }
-  const last = parse(buffered + decoder.end());
-  if (last) yield last;
-  if (!finished) yield { type: 'error', status: 502, code: 'MODELS_ERR_STREAM_CUT', message: 'The chat stream ended before its done line.' };
+export function readChatStream(stream: AsyncIterable<Buffer | string>): AsyncGenerator<ChatStreamLine> {
+  return readNdjsonStream<ChatStreamLine>(stream, 'The chat stream ended before its done line.');
 }

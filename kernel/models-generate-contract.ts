@@ -1,4 +1,4 @@
-import { StringDecoder } from 'node:string_decoder';
+import { readNdjsonStream } from './ndjson-stream.ts';
 import type { ChatUsage, ModelProvider } from './models-contract.ts';
 
 /**
@@ -111,7 +111,16 @@ export type GenerateStreamLine =
   | { type: 'tool.call'; call: ToolCall }
   | { type: 'retry'; attempt: number; wait_ms: number; reason: string }
   | ({ type: 'done' } & GenerateResult)
-  | { type: 'error'; status: number; code: string; message: string; provider_status?: number | null };
+  | {
+      type: 'error';
+      status: number;
+      code: string;
+      message: string;
+      provider_status?: number | null;
+      /** MODELS_ERR_OUTPUT_INVALID only: where the answer breaks the schema, and the answer itself */
+      problems?: { path: string; message: string }[];
+      text?: string;
+    };
 
 export function generateStreamLine(line: GenerateStreamLine): string {
   return `${JSON.stringify(line)}\n`;
@@ -121,26 +130,6 @@ export function generateStreamLine(line: GenerateStreamLine): string {
  * Reads a `models.generateStream` answer line by line. A stream that ends without its `done` or
  * `error` line yields a final error line with code `MODELS_ERR_STREAM_CUT`.
  */
-export async function* readGenerateStream(stream: AsyncIterable<Buffer | string>): AsyncGenerator<GenerateStreamLine> {
-  const decoder = new StringDecoder('utf8');
-  let buffered = '';
-  let finished = false;
-  const parse = (text: string): GenerateStreamLine | undefined => {
-    if (!text.trim()) return undefined;
-    const line = JSON.parse(text) as GenerateStreamLine;
-    if (line.type === 'done' || line.type === 'error') finished = true;
-    return line;
-  };
-  for await (const chunk of stream) {
-    buffered += typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      const line = parse(buffered.slice(0, newline));
-      buffered = buffered.slice(newline + 1);
-      if (line) yield line;
-    }
-  }
-  const last = parse(buffered + decoder.end());
-  if (last) yield last;
-  if (!finished) yield { type: 'error', status: 502, code: 'MODELS_ERR_STREAM_CUT', message: 'The model stream ended before its done line.' };
+export function readGenerateStream(stream: AsyncIterable<Buffer | string>): AsyncGenerator<GenerateStreamLine> {
+  return readNdjsonStream<GenerateStreamLine>(stream, 'The model stream ended before its done line.');
 }

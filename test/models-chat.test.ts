@@ -54,7 +54,8 @@ test.serial('anthropic: chat streams from {base}/v1/messages with x-api-key, ver
   t.is(req.headers['x-api-key'], ANTHROPIC_SECRET);
   t.is(req.headers['anthropic-version'], '2023-06-01');
   t.is(req.headers.authorization, undefined);
-  t.deepEqual(req.body, { model: 'claude-test', max_tokens: 4096, system: 'Be French.', messages, stream: true });
+  t.like(req.body, { model: 'claude-test', max_tokens: 4096, system: [{ type: 'text', text: 'Be French.' }], stream: true });
+  t.deepEqual(req.body.messages.map((m: { role: string; content: { text: string }[] }) => [m.role, m.content.map((c) => c.text).join('')]), messages.map((m) => [m.role, m.content]));
   t.false(req.body.messages.some((m: { role: string }) => m.role === 'system'), 'no system message in messages');
 });
 
@@ -81,7 +82,7 @@ for (const provider of ['openai', 'anthropic'] as const) {
     t.like(done, { provider, api_key_id: apiKeyId, usage: { input_tokens: 5, output_tokens: 4 }, model: provider === 'openai' ? 'gpt-test' : 'claude-test' });
     const req = mk.provider.requests.at(-1)!;
     if (provider === 'openai') t.deepEqual(req.body.messages[0], { role: 'system', content: 'Count.' });
-    else t.is(req.body.system, 'Count.');
+    else t.deepEqual(req.body.system, [{ type: 'text', text: 'Count.' }]);
   });
 }
 

@@ -10,8 +10,9 @@ const ANTHROPIC_SECRET = 'sk-ant-api03-errorsecret-0123456789';
 const messages = [{ role: 'user' as const, content: 'Hello?' }];
 
 test.before(async () => {
-  // a short model timeout, so the timeout cases end quickly (nothing here asserts on time)
-  mk = await startModelsKernel('models_errors', { env: { MODEL_REQUEST_TIMEOUT_SECONDS: '1' } });
+  // a short model timeout, so the timeout cases end quickly (nothing here asserts on time); no
+  // retries: each scripted failure is the call's answer (retries: models-retry.test.ts)
+  mk = await startModelsKernel('models_errors', { env: { MODEL_REQUEST_TIMEOUT_SECONDS: '1', MODEL_MAX_RETRIES: '0' } });
   openaiKey = await mk.addKey('owner-token', { name: 'OpenAI', provider: 'openai', api_key: OPENAI_SECRET, default_model: 'gpt-test', is_default: true });
   anthropicKey = await mk.addKey('owner-token', { name: 'Anthropic', provider: 'anthropic', api_key: ANTHROPIC_SECRET, default_model: 'claude-test' });
 });
@@ -70,8 +71,10 @@ for (const provider of ['openai', 'anthropic'] as const) {
 
   test.serial(`${provider}: a stream cut before its end, or not JSON, is 502 MODELS_ERR_PROVIDER`, async (t) => {
     const cut = provider === 'openai'
-      ? 'data: {"choices":[{"delta":{"content":"half"},"finish_reason":null}]}\n\n'
-      : 'event: message_start\ndata: {"type":"message_start","message":{"model":"m","usage":{"input_tokens":1}}}\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"half"}}\n\n';
+      ? 'data: {"id":"c1","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"half"},"finish_reason":null}]}\n\n'
+      : 'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}\n\n' +
+        'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n' +
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"half"}}\n\n';
     const cutFailure = await bothFailures(provider, { raw: { headers: { 'content-type': 'text/event-stream' }, body: cut } });
     t.like(cutFailure.thrown, { code: 502, type: 'MODELS_ERR_PROVIDER' });
     t.regex(cutFailure.thrown!.message, /ended before the answer was complete/);

@@ -44,7 +44,7 @@ test.serial('list, get: metadata and prefixes, never the secret', async (t) => {
   t.deepEqual(list.body.items.map((k: { key_prefix: string }) => k.key_prefix), ['sk-ant…', 'sk-liv…']);
   t.false(list.text.includes('SECRET'), 'no secret in the list');
   for (const item of list.body.items) {
-    t.deepEqual(Object.keys(item).sort(), ['created_at', 'created_by', 'default_model', 'id', 'is_default', 'key_prefix', 'last_used_at', 'name', 'provider', 'rotated_at', 'updated_at']);
+    t.deepEqual(Object.keys(item).sort(), ['base_url', 'created_at', 'created_by', 'default_model', 'id', 'is_default', 'key_prefix', 'last_used_at', 'name', 'provider', 'rotated_at', 'updated_at']);
   }
   const one = await mk.call(`/api/v1/api-keys/${second.id}`, { token: MEMBER });
   t.is(one.status, 200);
@@ -224,10 +224,10 @@ test('the routes are in a valid OpenAPI document, and answers match their schema
   for (const [path, methods] of expected) {
     for (const method of methods) t.truthy(doc.paths[path]?.[method], `${method.toUpperCase()} ${path}`);
   }
-  t.falsy(Object.keys(doc.paths).find((p) => /chat|usageSummary/i.test(p)), 'the internal actions have no route');
+  t.falsy(Object.keys(doc.paths).find((p) => /chat|generate|usageSummary/i.test(p)), 'the internal actions have no route');
   const postBody = doc.paths['/api/v1/api-keys'].post.requestBody.content['application/json'].schema;
   t.deepEqual([...postBody.required].sort(), ['api_key', 'default_model', 'name', 'provider']);
-  t.deepEqual(postBody.properties.provider.enum, ['openai', 'anthropic']);
+  t.deepEqual(postBody.properties.provider.enum, ['openai', 'anthropic', 'openai_compatible']);
 
   const schemaOf = (path: string, method: string, status = '200') => compileWithAjv(doc.paths[path][method].responses[status].content['application/json'].schema);
   const created = await mk.call('/api/v1/api-keys', { method: 'POST', token: OWNER, json: { name: 'Doc', provider: 'anthropic', api_key: 'sk-ant-doc-00000000000', default_model: 'claude-test' } });

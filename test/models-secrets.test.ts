@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { QueryTypes } from 'sequelize';
 import { sealedBox, SealedBoxError } from '../kernel/secrets/sealed-box.ts';
 import { loadSecretKey, SECRET_KEY_FILE } from '../kernel/secrets/secret-key.ts';
@@ -12,8 +14,8 @@ import { readChatStream } from '../kernel/models-contract.ts';
 import { MODELS_ERR } from '../plugins/models/errors.ts';
 import { keyPrefixOf } from '../plugins/models/fields.ts';
 import { scrubSecret } from '../plugins/models/providers/scrub.ts';
-import { streamChat } from '../plugins/models/providers/call.ts';
-import { ProviderFailure } from '../plugins/models/providers/types.ts';
+import { runAttempt } from '../plugins/models/sdk/attempt.ts';
+import { toFailure } from '../plugins/models/sdk/failure.ts';
 import { startModelsKernel, USERS } from './helpers/models-kernel.ts';
 
 const SECRET_A = 'a'.repeat(16) + '0123456789abcdef0123456789abcdef';
@@ -102,16 +104,19 @@ test('scrubSecret removes the key, any long part of it, and key-shaped strings',
   t.true(scrubSecret('y'.repeat(5000), 'other').length <= 501);
 });
 
-test('an unreachable provider is a ProviderFailure naming it, without the key', async (t) => {
-  const events = streamChat(
-    { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-unreachable-000000000', model: 'm', messages: [{ role: 'user', content: 'x' }] },
-    { timeoutMs: 10_000 },
-  );
-  const err = await t.throwsAsync(async () => {
-    for await (const _ of events) void _;
-  }, { instanceOf: ProviderFailure });
-  t.is(err!.kind, 'provider');
-  t.regex(err!.message, /Could not reach openai at http:\/\/127\.0\.0\.1:9/);
+test('an unreachable provider is a retryable failure naming it, without the key', async (t) => {
+  const apiKey = 'sk-unreachable-000000000';
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as AddressInfo;
+  await new Promise((resolve) => closed.close(resolve)); // nothing listens there now
+  const target = { provider: 'openai' as const, baseUrl: `http://127.0.0.1:${port}/v1`, apiKey, model: 'm', fetch: globalThis.fetch };
+  const err = await t.throwsAsync(runAttempt({ target, messages: [{ role: 'user', content: 'x' }] }, new AbortController().signal, () => undefined));
+  const failure = toFailure(err, { provider: 'openai', apiKey, timedOut: false, aborted: false, timeoutMs: 10_000 });
+  t.is(failure.kind, 'provider');
+  t.regex(failure.message, /Could not reach openai: ECONNREFUSED/);
+  t.true(failure.retryable);
+  t.false(failure.message.includes(apiKey));
 });
 
 test('the gateway maps the package\'s upstream errors to their own problem codes', (t) => {

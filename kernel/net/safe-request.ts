@@ -27,15 +27,26 @@ export interface SafeResponse {
   remote_address: string;
 }
 
+/** Who refuses a target and which setting opens one, for the error's message. */
+export interface BlockedHint {
+  who: string;
+  setting: string;
+}
+
+const HTTP_NODE_HINT: BlockedHint = { who: 'the http node', setting: 'WORKFLOW_HTTP_ALLOW' };
+
 export class BlockedTargetError extends Error {
-  constructor(message: string) {
-    super(`${message}; the http node refuses loopback, link-local, private and unique-local targets (the operator can open some with WORKFLOW_HTTP_ALLOW)`);
+  /** the refusal alone (`127.0.0.1 is a loopback address`), without the advice */
+  readonly reason: string;
+  constructor(message: string, hint: BlockedHint = HTTP_NODE_HINT) {
+    super(`${message}; ${hint.who} refuses loopback, link-local, private and unique-local targets (the operator can open some with ${hint.setting})`);
     this.name = 'BlockedTargetError';
+    this.reason = message;
   }
 }
 
 /** A DNS lookup that only hands out addresses the policy accepts (every address of the name is checked). */
-function guardedLookup(policy: AddressPolicy, hostname: string, resolve: typeof dnsLookup): LookupFunction {
+export function guardedLookup(policy: AddressPolicy, hostname: string, resolve: typeof dnsLookup, hint?: BlockedHint): LookupFunction {
   return (host, options, callback) => {
     resolve(host, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
@@ -43,7 +54,7 @@ function guardedLookup(policy: AddressPolicy, hostname: string, resolve: typeof 
       if (!policy.hostAllowed(hostname)) {
         for (const a of list) {
           const why = policy.refusal(a.address);
-          if (why) return callback(new BlockedTargetError(`${hostname} resolves to ${why}`), '', 0);
+          if (why) return callback(new BlockedTargetError(`${hostname} resolves to ${why}`, hint), '', 0);
         }
       }
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);

@@ -11,6 +11,8 @@ export interface ApiKeyAttributes {
   sealed_key: string;
   key_prefix: string;
   default_model: string;
+  /** the key's own API base URL (user input, SSRF-checked); null: the deployment default */
+  base_url: string | null;
   is_default: boolean;
   created_by: string | null;
   created_at: Date;
@@ -19,7 +21,7 @@ export interface ApiKeyAttributes {
   last_used_at: Date | null;
 }
 
-type ApiKeyCreation = Optional<ApiKeyAttributes, 'is_default' | 'created_by' | 'created_at' | 'updated_at' | 'rotated_at' | 'last_used_at'>;
+type ApiKeyCreation = Optional<ApiKeyAttributes, 'is_default' | 'base_url' | 'created_by' | 'created_at' | 'updated_at' | 'rotated_at' | 'last_used_at'>;
 export interface ApiKeyRow extends Model<ApiKeyAttributes, ApiKeyCreation>, ApiKeyAttributes {}
 
 export interface ModelsModels {
@@ -34,10 +36,11 @@ export function defineModelsModels(sequelize: Sequelize): ModelsModels {
     {
       id: { type: DataTypes.UUID, primaryKey: true },
       name: { type: DataTypes.STRING(120), allowNull: false },
-      provider: { type: DataTypes.STRING(16), allowNull: false },
+      provider: { type: DataTypes.STRING(32), allowNull: false },
       sealed_key: { type: DataTypes.TEXT, allowNull: false },
       key_prefix: { type: DataTypes.STRING(16), allowNull: false },
       default_model: { type: DataTypes.STRING(200), allowNull: false },
+      base_url: { type: DataTypes.STRING(2048), allowNull: true },
       is_default: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       created_by: { type: DataTypes.STRING(128), allowNull: true },
       rotated_at: { type: DataTypes.DATE, allowNull: true },

@@ -1,6 +1,7 @@
 import type { ActionSchema, Service } from 'moleculer';
 import type { ActionDocKeys, RestDeclaration } from '../../kernel/openapi/types.ts';
 import type { SealedBox } from '../../kernel/secrets/sealed-box.ts';
+import type { AddressPolicy } from '../../kernel/net/address-policy.ts';
 import type { ModelsModels } from './model.ts';
 
 /** The service instance the actions run on: `created()` sets these. */
@@ -9,8 +10,15 @@ export interface ModelsService extends Service {
   /** seals and opens raw keys (purpose `model-api-keys`) */
   box: SealedBox;
   providers: {
+    /** the deployment defaults (trusted operator settings, not SSRF-checked) */
     baseUrls: { openai: string; anthropic: string };
     timeoutMs: number;
+    /** MODEL_MAX_RETRIES */
+    maxRetries: number;
+    /** what a key's own base_url may reach (MODEL_BASE_URL_ALLOW opens refused ranges) */
+    policy: AddressPolicy;
+    /** the SSRF-guarded streaming fetch the SDK uses for a key's own base_url */
+    guardedFetch: typeof fetch;
   };
 }
 

@@ -9,6 +9,7 @@ export interface ApiKeyView {
   provider: ModelProvider;
   key_prefix: string;
   default_model: string;
+  base_url: string | null;
   is_default: boolean;
   created_by: string | null;
   created_at: string;
@@ -26,6 +27,7 @@ export function apiKeyView(row: Omit<ApiKeyAttributes, 'sealed_key' | 'entity_id
     provider: row.provider,
     key_prefix: row.key_prefix,
     default_model: row.default_model,
+    base_url: row.base_url ?? null,
     is_default: row.is_default,
     created_by: row.created_by,
     created_at: iso(row.created_at)!,
@@ -46,6 +48,7 @@ export const API_KEY_SCHEMA = {
     provider: { type: 'string', enum: [...MODEL_PROVIDERS] },
     key_prefix: { type: 'string', maxLength: 16, description: 'The first characters of the key (6, at most a third of it) and "…"; the key itself is never shown.' },
     default_model: { type: 'string', minLength: 1, maxLength: 200 },
+    base_url: { type: ['string', 'null'], maxLength: 2048, description: 'The key\'s own API base URL; null: the deployment default (MODEL_OPENAI_BASE_URL / MODEL_ANTHROPIC_BASE_URL).' },
     is_default: { type: 'boolean', description: 'The key models.chat uses when the caller names none; at most one per entity.' },
     created_by: { type: ['string', 'null'] },
     created_at: dateTime,
@@ -53,6 +56,6 @@ export const API_KEY_SCHEMA = {
     rotated_at: { ...nullableDateTime, description: 'When the raw key was last replaced (POST /api-keys/{id}/rotate).' },
     last_used_at: { ...nullableDateTime, description: 'When a model call last used the key.' },
   },
-  required: ['id', 'name', 'provider', 'key_prefix', 'default_model', 'is_default', 'created_by', 'created_at', 'updated_at', 'rotated_at', 'last_used_at'],
+  required: ['id', 'name', 'provider', 'key_prefix', 'default_model', 'base_url', 'is_default', 'created_by', 'created_at', 'updated_at', 'rotated_at', 'last_used_at'],
   additionalProperties: false,
 };

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendJson, splitArguments, splitWords, streamAnthropic, streamOpenAi, wholeAnthropic, wholeOpenAi, type WireAnswer } from './scripted-provider-wire.ts';
 
 /**
  * A local model provider for tests: one `node:http` server on 127.0.0.1 that plays both the
@@ -12,35 +13,61 @@ import type { AddressInfo } from 'node:net';
  *   //   MODEL_OPENAI_BASE_URL=`${provider.url}/v1`   (POST {base}/chat/completions)
  *   //   MODEL_ANTHROPIC_BASE_URL=provider.url        (POST {base}/v1/messages)
  *   provider.replies.push({ text: 'Hello there' });                  // next answer, either API
- *   provider.replies.push({ error: 401, message: 'invalid x-api-key' });
+ *   provider.replies.push({ text: 'Let me look.', tool_calls: [{ name: 'search', arguments: { q: 'x' } }] });
+ *   provider.replies.push({ object: { title: 'A', done: true } });   // a structured-output answer
+ *   provider.replies.push({ error: 429, retry_after: 1 });           // 429 with Retry-After: 1
+ *   provider.replies.push((request) => ({ text: `you sent ${request.body.messages.length} messages` }));
  *   ... call something that reaches the provider ...
  *   provider.requests.at(-1)  // { api: 'anthropic', path: '/v1/messages', headers, body }
  *
  * Routing: any POST whose path ends in `/chat/completions` is OpenAI, any POST whose path ends
  * in `/messages` is Anthropic; anything else is a 404 (still recorded, `api: 'unknown'`).
  *
- * Each request takes the first reply off `replies` (a queue: push to script, in order). With
- * the queue empty it gets `fallback` when one was given, else a 500 saying the script ran out.
+ * Each request takes the first reply off `replies` (a queue: push to script, in order); a
+ * function reply is called with the recorded request and answers what it returns. With the
+ * queue empty it gets `fallback` when one was given, else a 500 saying the script ran out.
  * The request body's `stream: true` selects server-sent events in the API's own format
- * (OpenAI: `chat.completion.chunk` data lines, a usage chunk when
- * `stream_options.include_usage`, then `data: [DONE]`; Anthropic: `message_start`,
- * `content_block_start`, `content_block_delta`…, `content_block_stop`, `message_delta`,
- * `message_stop`); otherwise one JSON completion. A text reply's `chunks` are the deltas sent;
- * `text` alone is sent in word-sized chunks. Error replies answer with the API's own error body
- * (`{error: {message, type}}` / `{type: 'error', error: {type, message}}`).
+ * (OpenAI: `chat.completion.chunk` data lines, tool calls as `tool_calls` deltas whose
+ * `arguments` arrive in pieces, a usage chunk when `stream_options.include_usage`, then
+ * `data: [DONE]`; Anthropic: `message_start`, `content_block_start`, `content_block_delta`
+ * (`text_delta`, `input_json_delta` for tool arguments)…, `content_block_stop`,
+ * `message_delta`, `message_stop`); otherwise one JSON completion. A text reply's `chunks` are
+ * the deltas sent; `text` alone is sent in word-sized chunks. Error replies answer with the
+ * API's own error body (`{error: {message, type}}` / `{type: 'error', error: {type, message}}`).
+ *
+ * Structured output (`object`): the SDK asks OpenAI for `response_format: json_schema` and
+ * Anthropic either for `output_config.format` (answered as text) or, for models it does not
+ * know to support that, with a forced tool named `json` (answered as that tool's call); the
+ * answer is the value's JSON either way, so the SDK reads it back as the object.
  */
 
-export type ScriptedReply =
+export type ScriptedReply = StaticReply | ((request: RecordedRequest) => StaticReply);
+
+export type StaticReply =
   | TextReply
-  | { error: number; message?: string; type?: string }
+  | { error: number; message?: string; type?: string; /** seconds, sent as Retry-After */ retry_after?: number | string; /** sent as retry-after-ms */ retry_after_ms?: number }
   | { hang: true }
   | { raw: { status?: number; headers?: Record<string, string>; body: string } };
+
+export interface ScriptedToolCall {
+  /** default: call_<n> */
+  id?: string;
+  name: string;
+  /** an object is sent as its JSON; a string is sent as is (so it may be not JSON at all) */
+  arguments: unknown;
+  /** the argument text's stream pieces; default: the text in three pieces */
+  chunks?: string[];
+}
 
 export interface TextReply {
   /** the whole answer; split into word-sized chunks when streaming unless `chunks` is given */
   text?: string;
   /** the stream deltas, in order (their concatenation is the answer) */
   chunks?: string[];
+  /** tool calls after the text, in order */
+  tool_calls?: ScriptedToolCall[];
+  /** a structured-output answer: the value's JSON is the answer (see above) */
+  object?: unknown;
   /** the model the answer names; default: the request's `model` */
   model?: string;
   /** token counts reported; default: input 11, output = number of chunks */
@@ -77,7 +104,7 @@ export interface ScriptedProvider {
   close(): Promise<void>;
 }
 
-export async function startScriptedProvider(opts: { fallback?: ScriptedReply } = {}): Promise<ScriptedProvider> {
+export async function startScriptedProvider(opts: { fallback?: ScriptedReply; port?: number; host?: string } = {}): Promise<ScriptedProvider> {
   const replies: ScriptedReply[] = [];
   const requests: RecordedRequest[] = [];
   const waiters: ((r: RecordedRequest) => void)[] = [];
@@ -99,14 +126,18 @@ export async function startScriptedProvider(opts: { fallback?: ScriptedReply } =
       requests.push(recorded);
       waiters.shift()?.(recorded);
       if (api === 'unknown') return sendJson(res, 404, { error: { message: `no route ${req.method} ${pathname}`, type: 'not_found' } });
-      const reply = replies.shift() ?? opts.fallback ?? { error: 500, message: 'the scripted provider has no reply left', type: 'script_exhausted' };
-      answer(api, reply, body ?? {}, res);
+      const scripted = replies.shift() ?? opts.fallback ?? { error: 500, message: 'the scripted provider has no reply left', type: 'script_exhausted' };
+      try {
+        answer(api, typeof scripted === 'function' ? scripted(recorded) : scripted, body ?? {}, res);
+      } catch (err) {
+        sendJson(res, 500, { error: { message: `the scripted reply failed: ${(err as Error).message}`, type: 'script_error' } });
+      }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
     replies,
     requests,
     nextRequest: () => new Promise((resolve) => waiters.push(resolve)),
@@ -118,12 +149,7 @@ export async function startScriptedProvider(opts: { fallback?: ScriptedReply } =
   };
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
-
-function answer(api: 'openai' | 'anthropic', reply: ScriptedReply, request: any, res: ServerResponse): void {
+function answer(api: 'openai' | 'anthropic', reply: StaticReply, request: any, res: ServerResponse): void {
   if ('hang' in reply) return; // never answers; close() cuts it
   if ('raw' in reply) {
     res.writeHead(reply.raw.status ?? 200, reply.raw.headers ?? { 'content-type': 'application/json' });
@@ -131,69 +157,41 @@ function answer(api: 'openai' | 'anthropic', reply: ScriptedReply, request: any,
   }
   if ('error' in reply) {
     const message = reply.message ?? `scripted error ${reply.error}`;
-    if (api === 'openai') return sendJson(res, reply.error, { error: { message, type: reply.type ?? 'invalid_request_error', code: null } });
-    return sendJson(res, reply.error, { type: 'error', error: { type: reply.type ?? 'api_error', message } });
+    const headers: Record<string, string> = {};
+    if (reply.retry_after !== undefined) headers['retry-after'] = String(reply.retry_after);
+    if (reply.retry_after_ms !== undefined) headers['retry-after-ms'] = String(reply.retry_after_ms);
+    if (api === 'openai') return sendJson(res, reply.error, { error: { message, type: reply.type ?? 'invalid_request_error', code: null } }, headers);
+    return sendJson(res, reply.error, { type: 'error', error: { type: reply.type ?? 'api_error', message } }, headers);
   }
-  const chunks = reply.chunks ?? splitWords(reply.text ?? '');
-  const text = chunks.join('');
-  const model = reply.model ?? String(request.model ?? 'scripted-model');
-  const usage = reply.usage ?? { input_tokens: 11, output_tokens: chunks.length };
+  const wire = resolve(api, reply, request);
   const streaming = request.stream === true && reply.stream !== false;
-  if (!streaming) {
-    if (api === 'openai') {
-      return sendJson(res, 200, {
-        id: 'chatcmpl-scripted', object: 'chat.completion', created: 0, model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.input_tokens + usage.output_tokens },
-      });
-    }
-    return sendJson(res, 200, {
-      id: 'msg_scripted', type: 'message', role: 'assistant', model, content: [{ type: 'text', text }],
-      stop_reason: 'end_turn', stop_sequence: null, usage,
-    });
-  }
+  if (!streaming) return api === 'openai' ? wholeOpenAi(res, wire) : wholeAnthropic(res, wire);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
   if (reply.stall_after_headers) return;
-  if (api === 'openai') streamOpenAi(res, request, model, chunks, usage, reply.stream_error);
-  else streamAnthropic(res, model, chunks, usage, reply.stream_error);
+  if (api === 'openai') streamOpenAi(res, request, wire);
+  else streamAnthropic(res, wire);
 }
 
-function streamOpenAi(res: ServerResponse, request: any, model: string, chunks: string[], usage: { input_tokens: number; output_tokens: number }, streamError?: string): void {
-  const data = (value: unknown) => res.write(`data: ${JSON.stringify(value)}\n\n`);
-  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
-    data({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] });
-  chunk({ role: 'assistant', content: '' }, null);
-  for (const text of chunks) chunk({ content: text }, null);
-  if (streamError !== undefined) {
-    data({ error: { message: streamError, type: 'server_error' } });
-    return void res.end();
+/** A text reply as the wire answer: chunks, tool calls with their argument pieces, usage. */
+function resolve(api: 'openai' | 'anthropic', reply: TextReply, request: any): WireAnswer {
+  let chunks = reply.chunks ?? splitWords(reply.text ?? '');
+  const calls = [...(reply.tool_calls ?? [])];
+  if (reply.object !== undefined) {
+    const json = JSON.stringify(reply.object);
+    const forcedJsonTool = api === 'anthropic' && Array.isArray(request.tools) && request.tools.some((t: { name?: string }) => t.name === 'json') && request.tool_choice?.name === 'json';
+    if (forcedJsonTool) calls.push({ id: 'toolu_json', name: 'json', arguments: reply.object });
+    else chunks = splitArguments(json);
   }
-  chunk({}, 'stop');
-  if (request.stream_options?.include_usage) {
-    data({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 0, model, choices: [], usage: { prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, total_tokens: usage.input_tokens + usage.output_tokens } });
-  }
-  res.write('data: [DONE]\n\n');
-  res.end();
-}
-
-function streamAnthropic(res: ServerResponse, model: string, chunks: string[], usage: { input_tokens: number; output_tokens: number }, streamError?: string): void {
-  const event = (type: string, value: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...value })}\n\n`);
-  event('message_start', { message: { id: 'msg_scripted', type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } });
-  event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-  event('ping', {});
-  for (const text of chunks) event('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
-  if (streamError !== undefined) {
-    event('error', { error: { type: 'overloaded_error', message: streamError } });
-    return void res.end();
-  }
-  event('content_block_stop', { index: 0 });
-  event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
-  event('message_stop', {});
-  res.end();
-}
-
-/** `"a b c"` → `["a", " b", " c"]`: deltas whose concatenation is the text. */
-function splitWords(text: string): string[] {
-  return text.match(/\s*\S+|\s+$/g) ?? (text ? [text] : []);
+  const toolCalls = calls.map((c, i) => {
+    const text = typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {});
+    return { id: c.id ?? `call_${i + 1}`, name: c.name, chunks: c.chunks ?? splitArguments(text) };
+  });
+  return {
+    model: reply.model ?? String(request.model ?? 'scripted-model'),
+    chunks,
+    toolCalls,
+    usage: reply.usage ?? { input_tokens: 11, output_tokens: chunks.length + toolCalls.length },
+    streamError: reply.stream_error,
+  };
 }

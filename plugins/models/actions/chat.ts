@@ -1,8 +1,14 @@
-import { PassThrough } from 'node:stream';
+import type { PassThrough } from 'node:stream';
 import type { Context } from 'moleculer';
-import { chatStreamLine, type ChatParams, type ChatResult } from '../../../kernel/models-contract.ts';
-import { CHAT_PARAMS, prepareCall, runCall } from '../chat-run.ts';
+import type { ChatDoneLine, ChatParams, ChatResult } from '../../../kernel/models-contract.ts';
+import type { GenerateResult } from '../../../kernel/models-generate-contract.ts';
+import { CHAT_PARAMS } from '../params.ts';
 import type { ModelsAction } from '../service.ts';
+import { streamTurn } from '../stream.ts';
+import { prepareTurn, runTurn } from '../turn.ts';
+
+/** Chat is a turn without tools: the same SDK path as models.generate, answered in the chat contract's shape. */
+const chatResult = (r: GenerateResult): ChatResult => ({ text: r.text, model: r.model, provider: r.provider, api_key_id: r.api_key_id, usage: r.usage });
 
 /**
  * `models.chat` (internal: no HTTP route): one answer from the entity's model provider, with
@@ -14,8 +20,8 @@ export const chat: ModelsAction = {
   timeout: 0,
   params: CHAT_PARAMS,
   async handler(ctx: Context<ChatParams>): Promise<ChatResult> {
-    const call = await prepareCall(this, ctx);
-    return runCall(this, call, () => undefined);
+    const turn = await prepareTurn(this, ctx, ctx.params, 'chat');
+    return chatResult(await runTurn(this, turn, () => undefined));
   },
 };
 
@@ -28,29 +34,10 @@ export const chatStream: ModelsAction = {
   visibility: 'public',
   params: CHAT_PARAMS,
   async handler(ctx: Context<ChatParams>): Promise<PassThrough> {
-    const call = await prepareCall(this, ctx);
-    const stream = new PassThrough();
-    const consumerGone = new AbortController();
-    stream.on('close', () => consumerGone.abort());
-    const write = (text: string) => void (stream.destroyed || stream.write(chatStreamLine({ type: 'delta', text })));
-    runCall(this, call, write, consumerGone.signal).then(
-      (result) => void (stream.destroyed || stream.end(chatStreamLine({ type: 'done', ...result }))),
-      (err: { code?: unknown; type?: unknown; message?: unknown; data?: { provider_status?: number | null } }) => {
-        if (consumerGone.signal.aborted || stream.destroyed) return;
-        const known = typeof err.type === 'string' && err.type.startsWith('MODELS_ERR_') && typeof err.code === 'number';
-        const status = known ? (err.code as number) : 500;
-        if (!known) this.logger.error({ err, api_key_id: call.apiKeyId }, 'a model stream failed');
-        stream.end(
-          chatStreamLine({
-            type: 'error',
-            status,
-            code: known ? (err.type as string) : 'INTERNAL_ERROR',
-            message: known ? String(err.message) : 'An unexpected error occurred.',
-            provider_status: err.data?.provider_status ?? null,
-          }),
-        );
-      },
-    );
-    return stream;
+    const turn = await prepareTurn(this, ctx, ctx.params, 'chat');
+    return streamTurn(this, turn, {
+      eventLine: (e) => (e.type === 'text.delta' ? { type: 'delta', text: e.text } : undefined),
+      doneLine: (r): ChatDoneLine => ({ type: 'done', ...chatResult(r) }),
+    });
   },
 };
