@@ -7,6 +7,8 @@ const OPS = ['now', 'parse', 'format', 'add', 'diff', 'convert'] as const;
 const UNITS = ['years', 'quarters', 'months', 'weeks', 'days', 'hours', 'minutes', 'seconds', 'milliseconds'] as const;
 type Unit = (typeof UNITS)[number];
 
+/** an IANA zone name (Intl would also take fixed offsets such as '+05:00') */
+const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/;
 const DATETIME = { type: 'string', minLength: 1, maxLength: 100 };
 const ZONE = { type: 'string', minLength: 1, maxLength: 64, description: "IANA time zone, e.g. 'Europe/Berlin', or 'UTC'" };
 const AMOUNT = { type: 'number', minimum: -1_000_000, maximum: 1_000_000 };
@@ -57,7 +59,7 @@ interface Args {
 
 function zoneOf(name: string | undefined, field: string): string {
   const zone = name ?? 'UTC';
-  if (zone !== 'UTC' && !Info.isValidIANAZone(zone)) throw toolError(`${field} '${zone}' is not an IANA time zone (e.g. 'Europe/Berlin', 'America/New_York', 'UTC').`);
+  if (zone !== 'UTC' && !(IANA_NAME.test(zone) && Info.isValidIANAZone(zone))) throw toolError(`${field} '${zone}' is not an IANA time zone (e.g. 'Europe/Berlin', 'America/New_York', 'UTC').`);
   return zone;
 }
 
