@@ -61,10 +61,30 @@ export interface ToolExecuteParams {
   context: ToolCallContext;
 }
 
-/** fastest-validator params of every tool's `execute` action. */
+const CONTEXT_ID = { type: 'string', min: 1, max: 128, optional: true, nullable: true } as const;
+
+/**
+ * fastest-validator params of every tool's `execute` action: `arguments` an object (checked
+ * against the declaration's `parameters` by the tool itself, kernel/tools/define.ts), `context`
+ * with at least `entity_id`; further context keys are let through for later additions.
+ */
 export const TOOL_EXECUTE_PARAMS = {
-  arguments: 'object',
-  context: 'object',
+  arguments: { type: 'object' },
+  context: {
+    type: 'object',
+    props: {
+      entity_id: { type: 'string', min: 1, max: 128 },
+      user_id: CONTEXT_ID,
+      workspace_id: CONTEXT_ID,
+      agent_id: CONTEXT_ID,
+      run_id: CONTEXT_ID,
+      step_id: CONTEXT_ID,
+      invocation_id: { ...CONTEXT_ID, max: 256 },
+      task_id: CONTEXT_ID,
+      conversation_id: CONTEXT_ID,
+      approval: { type: 'object', optional: true, nullable: true },
+    },
+  },
 } as const;
 
 export const TOOL_SERVICE_PREFIX = 'tool.';

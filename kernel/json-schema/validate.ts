@@ -60,11 +60,16 @@ function at(path: string, key: string | number): string {
   return path ? `${path}.${key}` : String(key);
 }
 
+export interface ValidateOptions {
+  /** accept a whole template wherever a value is expected (default true; false for values no template engine will resolve, such as tool arguments) */
+  templates?: boolean;
+}
+
 /** Every problem of value against schema; an empty list means valid. */
-export function validateJsonSchema(schema: Schema | boolean | undefined, value: unknown, path = ''): SchemaProblem[] {
+export function validateJsonSchema(schema: Schema | boolean | undefined, value: unknown, path = '', opts: ValidateOptions = {}): SchemaProblem[] {
   if (schema === undefined || schema === true) return [];
   if (schema === false) return [{ path, message: 'is not allowed' }];
-  if (isWholeTemplate(value)) return [];
+  if (opts.templates !== false && isWholeTemplate(value)) return [];
   const problems: SchemaProblem[] = [];
   const push = (message: string, p = path) => problems.push({ path: p, message });
   if (schema.type !== undefined) {
@@ -90,14 +95,14 @@ export function validateJsonSchema(schema: Schema | boolean | undefined, value: 
   if (Array.isArray(value)) {
     if (typeof schema.minItems === 'number' && value.length < schema.minItems) push(`must have at least ${schema.minItems} items`);
     if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) push(`must have at most ${schema.maxItems} items`);
-    if (schema.items !== undefined) value.forEach((item, i) => problems.push(...validateJsonSchema(schema.items as Schema, item, at(path, i))));
+    if (schema.items !== undefined) value.forEach((item, i) => problems.push(...validateJsonSchema(schema.items as Schema, item, at(path, i), opts)));
   }
-  if (typeOf(value) === 'object') problems.push(...objectProblems(schema, value as Record<string, unknown>, path));
-  problems.push(...combinatorProblems(schema, value, path));
+  if (typeOf(value) === 'object') problems.push(...objectProblems(schema, value as Record<string, unknown>, path, opts));
+  problems.push(...combinatorProblems(schema, value, path, opts));
   return problems;
 }
 
-function objectProblems(schema: Schema, value: Record<string, unknown>, path: string): SchemaProblem[] {
+function objectProblems(schema: Schema, value: Record<string, unknown>, path: string, opts: ValidateOptions): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   for (const name of (schema.required ?? []) as string[]) {
@@ -105,28 +110,28 @@ function objectProblems(schema: Schema, value: Record<string, unknown>, path: st
   }
   for (const [name, item] of Object.entries(value)) {
     if (item === undefined) continue;
-    if (name in properties) problems.push(...validateJsonSchema(properties[name], item, at(path, name)));
+    if (name in properties) problems.push(...validateJsonSchema(properties[name], item, at(path, name), opts));
     else if (schema.additionalProperties === false) problems.push({ path: at(path, name), message: 'is not a known setting' });
     else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
-      problems.push(...validateJsonSchema(schema.additionalProperties as Schema, item, at(path, name)));
+      problems.push(...validateJsonSchema(schema.additionalProperties as Schema, item, at(path, name), opts));
     }
   }
   return problems;
 }
 
-function combinatorProblems(schema: Schema, value: unknown, path: string): SchemaProblem[] {
+function combinatorProblems(schema: Schema, value: unknown, path: string, opts: ValidateOptions): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  if (Array.isArray(schema.allOf)) for (const sub of schema.allOf) problems.push(...validateJsonSchema(sub as Schema, value, path));
-  if (Array.isArray(schema.anyOf) && !schema.anyOf.some((sub) => validateJsonSchema(sub as Schema, value, path).length === 0)) {
+  if (Array.isArray(schema.allOf)) for (const sub of schema.allOf) problems.push(...validateJsonSchema(sub as Schema, value, path, opts));
+  if (Array.isArray(schema.anyOf) && !schema.anyOf.some((sub) => validateJsonSchema(sub as Schema, value, path, opts).length === 0)) {
     problems.push({ path, message: 'matches none of the allowed forms' });
   }
   if (Array.isArray(schema.oneOf)) {
-    const matching = schema.oneOf.filter((sub) => validateJsonSchema(sub as Schema, value, path).length === 0).length;
+    const matching = schema.oneOf.filter((sub) => validateJsonSchema(sub as Schema, value, path, opts).length === 0).length;
     if (matching !== 1) problems.push({ path, message: matching === 0 ? 'matches none of the allowed forms' : 'matches more than one allowed form' });
   }
   if (schema.if !== undefined) {
-    const branch = validateJsonSchema(schema.if as Schema, value, path).length === 0 ? schema.then : schema.else;
-    if (branch !== undefined) problems.push(...validateJsonSchema(branch as Schema, value, path));
+    const branch = validateJsonSchema(schema.if as Schema, value, path, opts).length === 0 ? schema.then : schema.else;
+    if (branch !== undefined) problems.push(...validateJsonSchema(branch as Schema, value, path, opts));
   }
   return problems;
 }

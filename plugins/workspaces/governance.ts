@@ -1,31 +1,9 @@
 import { ERRORS } from '../../kernel/errors/catalogue.ts';
+import { APPROVAL_MODES, RISK_LEVELS, RULE_DECISIONS, type Governance } from '../../kernel/governance.ts';
 
-/**
- * A workspace's approval and rule configuration (the "Policy" of a blueprint). Approval
- * modes are the blueprint install presets: automatic (default), confirm_changes, risk_based,
- * follow_default (the entity's default). Explicit rules, budget and risk limits apply
- * whatever the mode.
- */
-export interface Governance {
-  approval_mode: ApprovalMode;
-  /** explicit decisions per tool, at most one rule per tool */
-  rules: GovernanceRule[];
-  budget_limits: { monthly_usd?: number; per_run_usd?: number };
-  risk_limits: { max_risk_level?: RiskLevel };
-}
-
-export const APPROVAL_MODES = ['automatic', 'confirm_changes', 'risk_based', 'follow_default'] as const;
-export type ApprovalMode = (typeof APPROVAL_MODES)[number];
-export const RULE_DECISIONS = ['allow', 'ask', 'deny'] as const;
-export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
-export type RiskLevel = (typeof RISK_LEVELS)[number];
-
-export interface GovernanceRule {
-  tool: string;
-  decision: (typeof RULE_DECISIONS)[number];
-}
-
-export const GOVERNANCE_DEFAULTS: Governance = { approval_mode: 'automatic', rules: [], budget_limits: {}, risk_limits: {} };
+// the types and constants live in the kernel (policy code reads them without importing this package)
+export { APPROVAL_MODES, GOVERNANCE_DEFAULTS, readGovernance, RISK_LEVELS, RULE_DECISIONS } from '../../kernel/governance.ts';
+export type { ApprovalMode, Governance, GovernanceRule, RiskLevel } from '../../kernel/governance.ts';
 
 const usd = { type: 'number', min: 0, max: 1_000_000_000, convert: false, optional: true } as const;
 
@@ -59,13 +37,6 @@ export const GOVERNANCE_SCHEMA = {
   },
   required: ['approval_mode', 'rules', 'budget_limits', 'risk_limits'],
 };
-
-/** The stored value with the defaults filled in (unknown stored keys are dropped). */
-export function readGovernance(stored: Record<string, unknown> | null | undefined): Governance {
-  const governance = structuredClone(GOVERNANCE_DEFAULTS) as unknown as Record<string, unknown>;
-  for (const key of Object.keys(GOVERNANCE_DEFAULTS)) if (stored && key in stored) governance[key] = stored[key];
-  return governance as unknown as Governance;
-}
 
 /** The governance after applying a request; 422 naming the field for what the params cannot check. */
 export function applyGovernance(current: Governance, requested: Partial<Governance>): Governance {
