@@ -75,7 +75,7 @@ export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
       declared ??= listTools(ctx.broker);
       const tool = declared.find((t) => t.name === name);
       if (!tool) return { verdict: { decision: 'deny', reason: 'no such tool is loaded' } };
-      const verdict = decideTool({ tool, bound: scope.bound.includes(name), governance: await governanceOf(), contact_role: scope.contact_role });
+      const verdict = decideTool({ tool, bound: scope.bound, governance: await governanceOf(), contact_role: scope.contact_role });
       return { spec: { name: tool.name, description: tool.description, parameters: tool.parameters, side_effect: tool.side_effect }, verdict };
     },
 
