@@ -1,5 +1,7 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { listExecutions } from './executions.ts';
+import { agentTools } from './agent-tools.ts';
+import { generateAgent } from './generate.ts';
 import { applyOutcome, resumeFromTask, startTaskRun, type RunOutcome, type RunRequested } from './task-runs.ts';
 
 type Logged = { logger: { warn(...args: unknown[]): void } };
@@ -9,7 +11,7 @@ type Logged = { logger: { warn(...args: unknown[]): void } };
  * on the workflow engine), a run's outcome moves its task, and a person's decision on the task
  * resumes the parked run. Serves GET /api/v1/executions. See README.md.
  */
-export default {
+export const executionsService = {
   name: 'executions',
   settings: { rest: '/executions' },
   dependencies: [],
@@ -41,3 +43,12 @@ export default {
     },
   },
 } as unknown as ServiceSchema;
+
+/** Agent routes that need the runtime (tools and policy, model generation), beside the agents package's CRUD under /agents. */
+export const agentRuntimeRoutes = {
+  name: 'agent-runtime',
+  settings: { rest: '/agents' },
+  actions: { tools: agentTools, generate: generateAgent },
+} as unknown as ServiceSchema;
+
+export default [executionsService, agentRuntimeRoutes];
