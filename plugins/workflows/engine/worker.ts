@@ -1,28 +1,9 @@
 import type { JobQueue } from '../../../kernel/queue/types.ts';
 import { RUN_JOB, runIdOfJob, type Engine } from './engine.ts';
+import { registerJobHandler } from '../../../kernel/queue/dispatch.ts';
 import type { RunStore } from '../store/runs.ts';
 
 type Logger = { warn(...args: unknown[]): void; info(...args: unknown[]): void };
-
-type Dispatch = { handle?: (id: string) => Promise<void> };
-const DISPATCH = Symbol.for('wao.workflows.work-dispatch');
-
-/**
- * The queue allows one handler per queue and process, registered once; a reloaded package
- * (a fresh module) swaps the target behind it instead of registering again.
- */
-function dispatcherOf(queue: JobQueue, concurrency: number): Dispatch {
-  const holder = queue as unknown as { [DISPATCH]?: Dispatch };
-  if (holder[DISPATCH]) return holder[DISPATCH];
-  const dispatch: Dispatch = {};
-  holder[DISPATCH] = dispatch;
-  queue.process('work', concurrency, async (job) => {
-    if (job.name !== RUN_JOB) throw new Error(`the work queue handler of workflows got a job it does not know: '${job.name}'`);
-    if (!dispatch.handle) throw new Error('the workflows package is not loaded on this node');
-    await dispatch.handle(runIdOfJob(job.id));
-  });
-  return dispatch;
-}
 
 /**
  * The work-role side: consumes the `work` queue (jobs carry run ids only), renews the leases
@@ -32,13 +13,14 @@ function dispatcherOf(queue: JobQueue, concurrency: number): Dispatch {
 export class RunWorker {
   private sweepTimer?: NodeJS.Timeout;
   private stopped = false;
+  private unregister?: () => void;
 
   constructor(private readonly deps: { engine: Engine; store: RunStore; queue: JobQueue; concurrency: number; sweepSeconds: number; leaseSeconds: number; logger: Logger }) {}
 
   start(): void {
-    dispatcherOf(this.deps.queue, this.deps.concurrency).handle = async (id) => {
-      await this.deps.engine.execute(id);
-    };
+    this.unregister = registerJobHandler(this.deps.queue, 'work', RUN_JOB, this.deps.concurrency, async (job) => {
+      await this.deps.engine.execute(runIdOfJob(job.id));
+    });
     const tick = () => {
       if (this.stopped) return;
       this.sweep()
@@ -61,8 +43,7 @@ export class RunWorker {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.sweepTimer);
-    const dispatch = (this.deps.queue as unknown as { [DISPATCH]?: Dispatch })[DISPATCH];
-    if (dispatch) dispatch.handle = undefined;
+    this.unregister?.();
   }
 }
 
