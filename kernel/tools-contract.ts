@@ -9,15 +9,15 @@
  *     name: 'datetime', description: 'Current time, parse, format, add and diff dates in IANA zones.',
  *     parameters: { type: 'object', properties: { op: { type: 'string', enum: ['now', ...] } }, required: ['op'] },
  *     risk: 'low', side_effect: 'none',
- *   }, async (args, ctx) => ({ iso: new Date().toISOString() }));
+ *   }, async (args, { context }) => ({ iso: new Date().toISOString() }));
  *
  * The service is named `tool.<name>`; `metadata.tool` holds the declaration; the action
  * `execute` takes TOOL_EXECUTE_PARAMS. The runtime validates `arguments` against `parameters`
  * before calling (a failing call goes back to the model as a tool error) and checks policy
  * (kernel/tools/policy.ts) first. A tool answers its output (any JSON value); a failure the
- * model should see and may correct is thrown as a ToolError (`TOOLS_ERR_FAILED`, 422) with a
- * message meant for the model; anything else is a crash of the tool, reported to the model
- * without internal detail.
+ * model should see and may correct is thrown with `toolError(message)` (kernel/tools/errors.ts,
+ * `TOOLS_ERR_FAILED`, 422) with a message meant for the model; anything else is a crash of the
+ * tool, reported to the model without internal detail. Authors' guide: kernel/tools/README.md.
  */
 
 export const TOOL_RISK_LEVELS = ['low', 'medium', 'high'] as const;

@@ -10,6 +10,7 @@ import { declarationProblems } from '../kernel/tools/declaration.ts';
 import { argumentProblems } from '../kernel/tools/arguments.ts';
 import { listTools, scanTools } from '../kernel/tools/registry.ts';
 import { toProblem } from '../kernel/errors/problem.ts';
+import { eventually } from './helpers/eventually.ts';
 import type { ToolDeclaration } from '../kernel/tools-contract.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -34,10 +35,12 @@ const OWNER = { id: 'u-owner', entity_id: 'e-1', role: 'owner' };
 let kernel: TestKernel;
 let db: TestDatabase;
 let root: string;
+/** packages loaded explicitly with loader.load (outside the watched root) */
+let scratch: string;
 
 /** A tool package written at test time, importing the kernel's defineTool by absolute URL. */
-function writeTool(name: string, declaration: unknown, body = 'async (args, inv) => (args.fail ? (() => { throw toolError("asked to fail") })() : { echoed: String(args.text).repeat(args.times ?? 1), entity: inv.context.entity_id, user: inv.ctx.meta.user?.id ?? null })'): string {
-  const dir = join(root, name);
+function writeTool(name: string, declaration: unknown, into = scratch, body = 'async (args, inv) => (args.fail ? (() => { throw toolError("asked to fail") })() : { echoed: String(args.text).repeat(args.times ?? 1), entity: inv.context.entity_id, user: inv.ctx.meta.user?.id ?? null })'): string {
+  const dir = join(into, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', capability: { kind: 'tool', roles: ['api', 'work'] } }));
   writeFileSync(join(dir, 'index.js'), `import { defineTool } from ${JSON.stringify(DEFINE)};\nimport { toolError } from ${JSON.stringify(ERRORS)};\nexport default defineTool(${JSON.stringify(declaration)}, ${body});\n`);
@@ -46,14 +49,16 @@ function writeTool(name: string, declaration: unknown, body = 'async (args, inv)
 
 test.before(async () => {
   root = mkdtempSync(join(tmpdir(), 'wao-tools-'));
+  scratch = mkdtempSync(join(tmpdir(), 'wao-tools-scratch-'));
   cpSync(join(ROOT, 'test', 'fixtures', 'packages', 'test-auth'), join(root, 'test-auth'), { recursive: true });
   db = await createTestDatabase('tools_define');
-  kernel = await startTestKernel({ roots: [root], env: { DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '0' } });
+  kernel = await startTestKernel({ roots: [root], env: { DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '0', HOT_RELOAD: 'true' } });
 });
 test.after.always(async () => {
   await kernel?.close();
   await db?.drop();
   if (root) rmSync(root, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 test('declarationProblems names each problem of a bad declaration', (t) => {
@@ -111,7 +116,7 @@ test.serial('a hot-loaded tool appears in listTools at once and is gone when unl
 });
 
 test.serial('a tool service with a malformed declaration (bypassing defineTool) is left out with the reason', async (t) => {
-  const dir = join(root, 'tool-raw');
+  const dir = join(scratch, 'tool-raw');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'tool-raw', version: '1.0.0', type: 'module', capability: { kind: 'tool', roles: ['api'] } }));
   writeFileSync(
@@ -158,4 +163,12 @@ test.serial('execute checks the arguments on every call and hands the context to
   t.like(await t.throwsAsync(call({ arguments: { text: 'x' }, context: { ...CONTEXT, entity_id: 'e-2' } })), { type: 'TOOLS_ERR_CONTEXT', code: 403 });
   t.like(await t.throwsAsync(call({ arguments: { text: 'x' }, context: { ...CONTEXT, user_id: 'u-admin' } })), { type: 'TOOLS_ERR_CONTEXT', code: 403 });
   await kernel.loader.unload(dir);
+});
+
+test.serial('a tool package dropped into a watched package root is hot loaded and listed; removed, it is gone', async (t) => {
+  const dir = writeTool('tool-hot', { ...ECHO, name: 'hot' }, root);
+  t.truthy(await eventually(async () => listTools(kernel.broker).find((d) => d.name === 'hot')), 'the hot-loaded tool is listed');
+  t.deepEqual(await kernel.broker.call('tool.hot.execute', { arguments: { text: 'hi' }, context: CONTEXT }, { meta: { user: OWNER } }), { echoed: 'hi', entity: 'e-1', user: 'u-owner' });
+  rmSync(dir, { recursive: true, force: true });
+  t.true(await eventually(async () => !listTools(kernel.broker).some((d) => d.name === 'hot')), 'the removed tool is no longer listed');
 });

@@ -95,8 +95,10 @@ export default {
   events: {
     // the workspace is gone for good: so are its files
     async [WORKSPACE_DELETED_EVENT](this: { broker: Context['broker'] }, ctx: Context<WorkspaceDeletedPayload>) {
+      const { entity_id, workspace_id } = ctx.params ?? {};
+      if (typeof entity_id !== 'string' || !entity_id || typeof workspace_id !== 'string' || !workspace_id) return;
       const objects = kernelOf(this.broker).objects;
-      const prefix = workspacePrefix(ctx.params.entity_id, ctx.params.workspace_id);
+      const prefix = workspacePrefix(entity_id, workspace_id);
       const keys: string[] = [];
       for await (const o of objects.list(prefix)) keys.push(o.key);
       for (const key of keys) await objects.delete(key);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ let allowed: { server: Server; url: string };
 /** on 127.0.0.1: loopback, refused */
 let loopback: { server: Server; url: string; hits: number };
 
-async function listen(host: string, handler: Parameters<typeof createServer>[0]): Promise<{ server: Server; url: string }> {
+async function listen(host: string, handler: RequestListener): Promise<{ server: Server; url: string }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return { server, url: `http://${host}:${(server.address() as AddressInfo).port}` };
@@ -29,7 +29,7 @@ test.before(async () => {
   allowed = await listen('127.0.0.2', (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     let body = '';
-    req.on('data', (c) => (body += c));
+    req.on('data', (c: Buffer) => (body += c));
     req.on('end', () => {
       if (url.pathname === '/to-loopback') {
         res.writeHead(302, { location: `${loopback.url}/` });
