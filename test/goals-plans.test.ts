@@ -144,7 +144,8 @@ test('plans.propose refuses bad input, naming the field', async (t) => {
   for (const [params, field] of cases) {
     const err: any = await t.throwsAsync(ak.act('plans.propose', params));
     t.is(err.code, 422, JSON.stringify(params));
-    t.true((err.data ?? []).some((e: { field: string }) => e.field === field), `${field}: ${JSON.stringify(err.data)}`);
+    // an internal call gets fastest-validator's own shape: an unknown key is in `actual`, its object in `field`
+    t.true((err.data ?? []).some((e: { field?: string; actual?: unknown }) => e.field === field || (e.field === '' || e.field === undefined ? e.actual === field : false)), `${field}: ${JSON.stringify(err.data)}`);
   }
   await t.throwsAsync(ak.act('plans.propose', base, USERS.other), { message: /workspace|agent/ });
   t.is((await ak.call(`/api/v1/plans?workspace_id=${ws}`, { token: OWNER })).body.total, 0);
