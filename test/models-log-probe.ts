@@ -23,6 +23,19 @@ try {
   await mk.chatStream({ messages });
   await mk.chat({ messages });
   await mk.call(`/api/v1/api-keys/${key.id}`, { method: 'PUT', token: 'owner-token', json: { api_key: PROBE_SECRETS[1] } });
+  // the generate path: tool calls, a retried 429 and a failing 500 whose messages carry the key, structured output gone wrong
+  const tools = [{ name: 'search', description: 'Search', parameters: { type: 'object', properties: { q: { type: 'string' } } } }];
+  mk.provider.replies.push(
+    { error: 429, retry_after: 0, message: `slow down ${PROBE_SECRETS[1]}` },
+    { text: 'calling', tool_calls: [{ name: 'search', arguments: { q: 'x' } }] },
+    { error: 500, message: `boom ${PROBE_SECRETS[1]}` },
+    { error: 500, message: `boom ${PROBE_SECRETS[1]}` },
+    { error: 500, message: `boom ${PROBE_SECRETS[1]}` },
+    { object: { wrong: true } },
+  );
+  await mk.generateStream({ messages, tools });
+  await mk.generate({ messages }).catch(() => undefined);
+  await mk.generate({ messages, output: { schema: { type: 'object', required: ['right'] } } }).catch(() => undefined);
 } finally {
   await mk.close();
 }

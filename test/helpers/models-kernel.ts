@@ -6,6 +6,7 @@ import { api, startTestKernel, type TestKernel } from './kernel.ts';
 import { createTestDatabase, type TestDatabase } from './pg.ts';
 import { startScriptedProvider, type ScriptedProvider } from './scripted-provider.ts';
 import { readChatStream, type ChatParams, type ChatResult, type ChatStreamLine } from '../../kernel/models-contract.ts';
+import { readGenerateStream, type GenerateParams, type GenerateResult, type GenerateStreamLine } from '../../kernel/models-generate-contract.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -27,6 +28,9 @@ export interface ModelsKernel {
   chat(params: ChatParams, user?: object): Promise<ChatResult>;
   /** models.chatStream, read to its end */
   chatStream(params: ChatParams, user?: object): Promise<ChatStreamLine[]>;
+  generate(params: GenerateParams, user?: object): Promise<GenerateResult>;
+  /** models.generateStream, read to its end */
+  generateStream(params: GenerateParams, user?: object): Promise<GenerateStreamLine[]>;
   /** stops the kernel; drops the database and stops the provider unless they were reused or `keepStores` */
   close(opts?: { keepStores?: boolean }): Promise<void>;
 }
@@ -71,6 +75,13 @@ export async function startModelsKernel(label: string, opts: { env?: Record<stri
       const stream = (await kernel.broker.call('models.chatStream', params, { meta: { user } })) as Readable;
       const lines: ChatStreamLine[] = [];
       for await (const line of readChatStream(stream)) lines.push(line);
+      return lines;
+    },
+    generate: (params, user = USERS.owner) => kernel.broker.call('models.generate', params, { meta: { user } }) as Promise<GenerateResult>,
+    async generateStream(params, user = USERS.owner) {
+      const stream = (await kernel.broker.call('models.generateStream', params, { meta: { user } })) as Readable;
+      const lines: GenerateStreamLine[] = [];
+      for await (const line of readGenerateStream(stream)) lines.push(line);
       return lines;
     },
     async close({ keepStores = false } = {}) {

@@ -47,6 +47,8 @@ export type StaticReply =
   | TextReply
   | { error: number; message?: string; type?: string; /** seconds, sent as Retry-After */ retry_after?: number | string; /** sent as retry-after-ms */ retry_after_ms?: number }
   | { hang: true }
+  /** drops the connection without an answer (a connection reset) */
+  | { reset: true }
   | { raw: { status?: number; headers?: Record<string, string>; body: string } };
 
 export interface ScriptedToolCall {
@@ -151,6 +153,7 @@ export async function startScriptedProvider(opts: { fallback?: ScriptedReply; po
 
 function answer(api: 'openai' | 'anthropic', reply: StaticReply, request: any, res: ServerResponse): void {
   if ('hang' in reply) return; // never answers; close() cuts it
+  if ('reset' in reply) return void res.socket?.resetAndDestroy();
   if ('raw' in reply) {
     res.writeHead(reply.raw.status ?? 200, reply.raw.headers ?? { 'content-type': 'application/json' });
     return void res.end(reply.raw.body);
