@@ -121,9 +121,12 @@ export async function startKernel(config: Config, opts: StartOptions = {}): Prom
   try {
     health.setReady(false, 'opening stores');
     stores = await openStores(config, health, (m) => logger.info(m));
-    attachKernel(broker, { config, db: stores.db, hasVector: stores.hasVector, cache: stores.cache, queue: stores.queue, objects: stores.objects });
+    let loaded!: () => void;
+    const packagesLoaded = new Promise<void>((resolve) => (loaded = resolve));
+    attachKernel(broker, { config, db: stores.db, hasVector: stores.hasVector, cache: stores.cache, queue: stores.queue, objects: stores.objects, packagesLoaded });
     health.setReady(false, 'loading capability packages');
     await loader.loadAll(discoverPackageDirs(roots));
+    loaded();
     if (env.HOT_RELOAD) {
       watcher = await watchPackageRoots(roots, {
         changed: (dir) => void loader.load(dir).catch(() => undefined),

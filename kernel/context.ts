@@ -18,6 +18,12 @@ export interface KernelContext {
   cache: KeyValueStore;
   queue: JobQueue;
   objects: ObjectStore;
+  /**
+   * Settles once the node's start-up packages are all loaded (already settled for a package
+   * hot-loaded later). Queue consumers wait for it: a job taken earlier could find the node
+   * types, tools or services it needs not yet started on this node.
+   */
+  packagesLoaded: Promise<void>;
 }
 
 export const KERNEL_CONTEXT = Symbol.for('wao.kernel');

@@ -26,6 +26,21 @@ export const WORKFLOWS_DECIDE_ACTION = 'workflows.decide';
 export const WORKFLOWS_START_INTERNAL_RUN_ACTION = 'workflows.startInternalRun';
 /** broadcast {run_id, reason}: the node driving the run asks its durable steps to stop */
 export const WORKFLOWS_INTERRUPT_EVENT = 'workflows.run.interrupt';
+/** emitted after a worker's drive of an internal run (trigger_type `agent`) ends: see RunSettled */
+export const WORKFLOWS_RUN_SETTLED_EVENT = 'workflows.run.settled';
+
+export interface RunSettled {
+  entity_id: string;
+  run_id: string;
+  owner_id: string | null;
+  workspace_id: string | null;
+  trigger_type: string;
+  trigger: Record<string, unknown> | null;
+  status: 'completed' | 'failed' | 'paused' | 'cancelled' | 'running' | 'pending';
+  output: unknown;
+  error: { message?: string; code?: string; step_id?: string } | null;
+  pause: { kind: string; message: string | null; step_id: string; request?: unknown } | null;
+}
 
 /** Separates a durable step's id from its checkpoint key in the receipt's step id (never valid in a step id). */
 export const CHECKPOINT_SEPARATOR = ':';

@@ -82,11 +82,12 @@ async function execute(ctx: Context<{ config: AgentConfig; context: ExecuteConte
     bound, contact_role: config.contact_role ?? null,
     api_key_id: config.api_key_id ?? agent?.api_key_id ?? undefined, model: config.model ?? agent?.model ?? undefined,
   });
-  const outcome = (fields: Record<string, unknown>) =>
-    ctx.emit('agent.run.outcome', {
+  // not awaited: a listener must never hold the step (the task follows the committed run instead)
+  const outcome = (fields: Record<string, unknown>): void =>
+    void Promise.resolve(ctx.emit('agent.run.outcome', {
       entity_id: context.entity_id, workspace_id: context.workspace_id, run_id: context.run_id, step_id: context.step_id, owner_id: context.owner_id ?? null,
       agent_id: agent?.id ?? null, task_id: config.task_id ?? null, conversation_id: config.conversation_id ?? null, ...fields,
-    });
+    })).catch(() => undefined);
   const system = [agent?.instructions, config.system].filter((s): s is string => Boolean(s && s.trim())).join('\n\n') || undefined;
   let result: LoopResult;
   try {
@@ -100,10 +101,10 @@ async function execute(ctx: Context<{ config: AgentConfig; context: ExecuteConte
     });
   } catch (err) {
     const e = err as { message?: string; type?: string };
-    await outcome({ kind: 'failed', error: { message: e.message ?? String(err), code: e.type ?? 'AGENT_ERROR' } });
+    outcome({ kind: 'failed', error: { message: e.message ?? String(err), code: e.type ?? 'AGENT_ERROR' } });
     throw err;
   }
-  await outcome({ kind: result.kind, text: 'text' in result ? result.text : null, call: 'call' in result ? result.call : null, reason: 'reason' in result ? result.reason : null });
+  outcome({ kind: result.kind, text: 'text' in result ? result.text : null, call: 'call' in result ? result.call : null, reason: 'reason' in result ? result.reason : null });
   return answerOf(result, agent?.id ?? null);
 }
 

@@ -2,7 +2,8 @@ import type { Context, ServiceSchema } from 'moleculer';
 import { listExecutions } from './executions.ts';
 import { agentTools } from './agent-tools.ts';
 import { generateAgent } from './generate.ts';
-import { applyOutcome, resumeFromTask, startTaskRun, type RunOutcome, type RunRequested } from './task-runs.ts';
+import { applySettled, resumeFromTask, startTaskRun, type RunRequested } from './task-runs.ts';
+import { WORKFLOWS_RUN_SETTLED_EVENT, type RunSettled } from '../../kernel/nodes/durable.ts';
 
 type Logged = { logger: { warn(...args: unknown[]): void } };
 
@@ -23,10 +24,10 @@ export const executionsService = {
         await startTaskRun(ctx.broker, ctx.params).catch((err: Error) => this.logger.warn({ err, task_id: ctx.params.task_id }, 'could not start an agent run for a task'));
       },
     },
-    'agent.run.outcome': {
+    [WORKFLOWS_RUN_SETTLED_EVENT]: {
       group: 'agent-runtime',
-      async handler(this: Logged, ctx: Context<RunOutcome>) {
-        await applyOutcome(ctx.broker, ctx.params).catch((err: Error) => this.logger.warn({ err, run_id: ctx.params.run_id }, 'could not apply an agent run outcome to its task'));
+      async handler(this: Logged, ctx: Context<RunSettled>) {
+        await applySettled(ctx.broker, ctx.params).catch((err: Error) => this.logger.warn({ err, run_id: ctx.params.run_id }, 'could not apply an agent run outcome to its task'));
       },
     },
     'task.approval.decided': {

@@ -1,6 +1,6 @@
 import type { Context, ServiceBroker } from 'moleculer';
 import { AGENTS_MASTER_ACTION, AGENTS_RESOLVE_ACTION, type AgentView } from '../../kernel/agents-contract.ts';
-import { WORKFLOWS_DECIDE_ACTION, WORKFLOWS_START_INTERNAL_RUN_ACTION } from '../../kernel/nodes/durable.ts';
+import { WORKFLOWS_DECIDE_ACTION, WORKFLOWS_START_INTERNAL_RUN_ACTION, type RunSettled } from '../../kernel/nodes/durable.ts';
 
 /** `task.run.requested` as plugins/tasks emits it (ops/dispatch.ts). */
 export interface RunRequested {
@@ -12,22 +12,6 @@ export interface RunRequested {
   dispatch_id: string;
   requested_by: string | null;
   log_id?: string;
-}
-
-/** `agent.run.outcome` as nodes/agent emits it when a step ends, parks or fails. */
-export interface RunOutcome {
-  entity_id: string;
-  workspace_id: string | null;
-  run_id: string;
-  owner_id: string | null;
-  agent_id: string | null;
-  task_id: string | null;
-  conversation_id: string | null;
-  kind: 'done' | 'approval' | 'question' | 'round_cap' | 'failed';
-  text?: string | null;
-  reason?: string | null;
-  call?: { id: string; name: string; arguments: unknown } | null;
-  error?: { message: string; code: string };
 }
 
 interface TaskView {
@@ -93,29 +77,28 @@ export async function startTaskRun(broker: ServiceBroker, req: RunRequested): Pr
   return started.run_id;
 }
 
-/** A run's step ended, parked or failed: the task follows (state machine moves, requests, the answer as a comment). */
-export async function applyOutcome(broker: ServiceBroker, o: RunOutcome): Promise<void> {
-  if (!o.task_id) return;
-  const opts = asUser(o.entity_id, o.owner_id);
-  const scope = { entity_id: o.entity_id, task_id: o.task_id, agent_id: o.agent_id, run_id: o.run_id };
-  const move = (status: string) => broker.call('task-runs.setStatus', { ...scope, status }, opts).catch((err: Error) => broker.logger.warn({ err, task_id: o.task_id, status }, 'the task could not follow its run'));
-  switch (o.kind) {
-    case 'done':
-      await broker.call('task-runs.record', { ...scope, entries: [{ kind: 'note', data: { state: 'completed', report: (o.text ?? '').slice(0, 20_000) } }] }, opts);
-      await move('completed');
-      return;
-    case 'approval':
-      await broker.call('task-runs.raiseRequest', { ...scope, kind: 'approval', prompt: (o.reason ?? 'An action needs your approval.').slice(0, 20_000), options: ['approve', 'reject'] }, opts);
-      return;
-    case 'question':
-      await broker.call('task-runs.raiseRequest', { ...scope, kind: 'hitl', prompt: (o.text ?? 'The agent has a question.').slice(0, 20_000) }, opts);
-      await move('waiting_on_customer');
-      return;
-    case 'round_cap':
-    case 'failed':
-      await broker.call('task-runs.record', { ...scope, entries: [{ kind: 'note', data: { state: 'failed', reason: o.kind === 'round_cap' ? 'round_cap' : (o.error?.code ?? 'error'), message: o.error?.message ?? 'The agent stopped at its round cap.' } }] }, opts);
-      await move('failed');
-      return;
+/** Where a worker left an agent run: the task follows (state machine moves, requests, the report). */
+export async function applySettled(broker: ServiceBroker, r: RunSettled): Promise<void> {
+  const taskId = typeof r.trigger?.task_id === 'string' ? r.trigger.task_id : null;
+  if (!taskId) return;
+  const agentId = typeof r.trigger?.agent_id === 'string' ? r.trigger.agent_id : null;
+  const opts = asUser(r.entity_id, r.owner_id);
+  const scope = { entity_id: r.entity_id, task_id: taskId, agent_id: agentId, run_id: r.run_id };
+  const move = (status: string) => broker.call('task-runs.setStatus', { ...scope, status }, opts).catch((err: Error) => broker.logger.warn({ err, task_id: taskId, status }, 'the task could not follow its run'));
+  const note = (data: Record<string, unknown>) => broker.call('task-runs.record', { ...scope, entries: [{ kind: 'note', data }] }, opts);
+  if (r.status === 'completed') {
+    const report = (r.output as { text?: unknown } | null)?.text;
+    await note({ state: 'completed', report: typeof report === 'string' ? report.slice(0, 20_000) : null });
+    await move('completed');
+  } else if (r.status === 'failed') {
+    const code = r.error?.code ?? 'error';
+    await note({ state: 'failed', reason: code === 'AGENT_ROUND_CAP' ? 'round_cap' : code, message: r.error?.message ?? 'The run failed.' });
+    await move('failed');
+  } else if (r.status === 'paused' && r.pause?.kind === 'runtime_approval') {
+    await broker.call('task-runs.raiseRequest', { ...scope, kind: 'approval', prompt: (r.pause.message ?? 'An action needs your approval.').slice(0, 20_000), options: ['approve', 'reject'] }, opts);
+  } else if (r.status === 'paused' && r.pause?.kind === 'question') {
+    await broker.call('task-runs.raiseRequest', { ...scope, kind: 'hitl', prompt: (r.pause.message ?? 'The agent has a question.').slice(0, 20_000) }, opts);
+    await move('waiting_on_customer');
   }
 }
 

@@ -142,6 +142,7 @@ export default {
         engine: this.engine,
         store: this.runs,
         queue: kernelOf(this.broker).queue,
+        packagesLoaded: kernelOf(this.broker).packagesLoaded,
         concurrency: this.env.WORKER_WORK_CONCURRENCY,
         sweepSeconds: this.env.WORKFLOW_SWEEP_SECONDS,
         leaseSeconds: this.env.WORKFLOW_LEASE_SECONDS,

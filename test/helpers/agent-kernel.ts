@@ -15,6 +15,14 @@ const PACKAGES = [
   ['plugins', 'agent-runtime'], ['nodes', 'trigger'], ['nodes', 'agent'], ['tools', 'datetime'], ['tools', 'tasks'],
 ] as const;
 
+/** A temp folder holding the fixture identity provider and every package an agent run touches (remove it afterwards). */
+export function agentPackagesRoot(extra: (readonly [string, string])[] = []): string {
+  const root = mkdtempSync(join(tmpdir(), 'wao-agent-'));
+  cpSync(join(ROOT, 'test', 'fixtures', 'packages', 'test-auth'), join(root, 'test-auth'), { recursive: true });
+  for (const [folder, name] of [...PACKAGES, ...extra]) symlinkSync(join(ROOT, folder, name), join(root, `${folder}-${name}`), 'dir');
+  return root;
+}
+
 export interface AgentKernel {
   kernel: TestKernel;
   db: TestDatabase;
@@ -35,9 +43,7 @@ export function useAgentKernel(test: TestFn, label: string, env: Record<string, 
   let ak: AgentKernel | undefined;
   let root: string | undefined;
   test.before(async () => {
-    root = mkdtempSync(join(tmpdir(), 'wao-agent-'));
-    cpSync(join(ROOT, 'test', 'fixtures', 'packages', 'test-auth'), join(root, 'test-auth'), { recursive: true });
-    for (const [folder, name] of PACKAGES) symlinkSync(join(ROOT, folder, name), join(root, `${folder}-${name}`), 'dir');
+    root = agentPackagesRoot();
     const db = await createTestDatabase(label);
     const provider = await startScriptedProvider();
     let kernel: TestKernel;

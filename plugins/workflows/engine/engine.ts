@@ -13,8 +13,10 @@ import type { CreatedRun, RunStore } from '../store/runs.ts';
 import { isRunnable } from '../store/version-snapshots.ts';
 import type { NewRun, ReceiptRow, RunEvent, RunnableRun, RunRow } from '../store/run-types.ts';
 import type { Env } from '../service.ts';
+import { WORKFLOWS_RUN_SETTLED_EVENT as RUN_SETTLED_EVENT } from '../../../kernel/nodes/durable.ts';
 
 export const RUN_JOB = 'workflow.run';
+
 
 /** Queue id of a run: the run id, or `<run id>:<n>` for the n-th re-enqueue by the sweeper or a timer. */
 export function runIdOfJob(jobId: string): string {
@@ -148,6 +150,7 @@ export class Engine {
     }
     const outcome = await this.drive(this.executor(claimed, new DbJournal(this.deps.store, claimed, this.owner), receipts));
     await this.afterOutcome(claimed, outcome);
+    this.announceSettled(claimed, outcome);
     return outcome;
   }
 
@@ -158,6 +161,17 @@ export class Engine {
     if (seq === undefined) return { status: 'lost' };
     this.deps.live.publish(run.id, run.entity_id, [{ id: seq, type: 'run.finished', data: { status: 'failed', error } }]);
     return { status: 'failed', error };
+  }
+
+  /**
+   * Internal runs (the agent runtime's) announce where each drive left them, after the commit:
+   * RUN_SETTLED_EVENT, emitted (one listener instance per service gets it). Workflow runs are
+   * followed through their event streams instead.
+   */
+  private announceSettled(run: RunRow, outcome: RunOutcome): void {
+    if (run.trigger_type !== 'agent' || outcome.status === 'lost') return;
+    const payload = { entity_id: run.entity_id, run_id: run.id, owner_id: run.owner_id, workspace_id: run.workspace_id, trigger_type: run.trigger_type, trigger: run.trigger, status: outcome.status, output: outcome.output ?? null, error: outcome.error ?? null, pause: outcome.pause ?? null };
+    void Promise.resolve(this.deps.broker.emit(RUN_SETTLED_EVENT, payload)).catch(() => undefined);
   }
 
   /** A long timer wait resumes from a delayed job (the sweeper also finds it when that job is lost). */

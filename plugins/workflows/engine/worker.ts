@@ -15,11 +15,15 @@ export class RunWorker {
   private stopped = false;
   private unregister?: () => void;
 
-  constructor(private readonly deps: { engine: Engine; store: RunStore; queue: JobQueue; concurrency: number; sweepSeconds: number; leaseSeconds: number; logger: Logger }) {}
+  constructor(private readonly deps: { engine: Engine; store: RunStore; queue: JobQueue; packagesLoaded: Promise<void>; concurrency: number; sweepSeconds: number; leaseSeconds: number; logger: Logger }) {}
 
   start(): void {
-    this.unregister = registerJobHandler(this.deps.queue, 'work', RUN_JOB, this.deps.concurrency, async (job) => {
-      await this.deps.engine.execute(runIdOfJob(job.id));
+    // runs wait until the node's start-up packages (node types, tools) are loaded
+    void this.deps.packagesLoaded.then(() => {
+      if (this.stopped) return;
+      this.unregister = registerJobHandler(this.deps.queue, 'work', RUN_JOB, this.deps.concurrency, async (job) => {
+        await this.deps.engine.execute(runIdOfJob(job.id));
+      });
     });
     const tick = () => {
       if (this.stopped) return;
