@@ -31,13 +31,13 @@ export interface AgentKernel {
  * other-token of e-2), workspaces, tasks, models (pointed at a scripted provider over real
  * HTTP), workflows, agents, the agent runtime, the trigger and agent node types and two tools.
  */
-export function useAgentKernel(test: TestFn, label: string, env: Record<string, string> = {}): { readonly ak: AgentKernel } {
+export function useAgentKernel(test: TestFn, label: string, env: Record<string, string> = {}, extraPackages: readonly (readonly [string, string])[] = []): { readonly ak: AgentKernel } {
   let ak: AgentKernel | undefined;
   let root: string | undefined;
   test.before(async () => {
     root = mkdtempSync(join(tmpdir(), 'wao-agent-'));
     cpSync(join(ROOT, 'test', 'fixtures', 'packages', 'test-auth'), join(root, 'test-auth'), { recursive: true });
-    for (const [folder, name] of PACKAGES) symlinkSync(join(ROOT, folder, name), join(root, `${folder}-${name}`), 'dir');
+    for (const [folder, name] of [...PACKAGES, ...extraPackages]) symlinkSync(join(ROOT, folder, name), join(root, `${folder}-${name}`), 'dir');
     const db = await createTestDatabase(label);
     const provider = await startScriptedProvider();
     let kernel: TestKernel;
