@@ -272,3 +272,22 @@ test.serial('workflows.runEventStream and workflows.awaitRun: a run of the calle
   await t.throwsAsync(broker.call('workflows.runEventStream', { run_id: res.body.run_id }, as('e-2')), { message: /No workflow run/ });
   await t.throwsAsync(broker.call('workflows.awaitRun', { run_id: res.body.run_id, seconds: 0 }, as('e-2')), { message: /No workflow run/ });
 });
+
+test.serial('every chat route is in /api/openapi.json with a summary and its responses; the stream takes multipart', async (t) => {
+  const doc = (await kernel.ak.call('/api/openapi.json', { token: OWNER })).body;
+  const ops = [
+    ['/api/v1/chat/message', 'post'], ['/api/v1/chat/stream', 'post'], ['/api/v1/chat/runs/{run_id}/events', 'get'],
+    ['/api/v1/chat/conversations', 'get'], ['/api/v1/chat/conversations/{conversation_id}/messages', 'get'],
+    ['/api/v1/chat/conversations/{conversation_id}', 'delete'], ['/api/v1/chat/conversations/{conversation_id}/approval', 'post'],
+    ['/api/v1/workspaces/{workspace_id}/chat/messages', 'get'], ['/api/v1/workspaces/{workspace_id}/chat/messages', 'post'],
+  ];
+  for (const [path, method] of ops) {
+    const op = doc.paths[path]?.[method];
+    t.truthy(op, `${method} ${path}`);
+    t.truthy(op.summary);
+    t.true(Object.keys(op.responses).some((s) => /^2\d\d$/.test(s)), `${method} ${path} declares its answer`);
+  }
+  const stream = doc.paths['/api/v1/chat/stream'].post;
+  t.truthy(stream.requestBody.content['multipart/form-data']);
+  t.regex(stream.description, /approval\.required/);
+});
