@@ -28,6 +28,7 @@ import { importWorkflow } from './actions/import.ts';
 import { aiEdit } from './actions/ai-edit.ts';
 import { checkpoint, decide, liveEvents } from './actions/durable.ts';
 import { agentRuns, INTERRUPT_EVENT, startInternalRun } from './actions/internal-runs.ts';
+import { awaitRun, runEventStream } from './actions/run-follow.ts';
 
 /**
  * Workflows: `/api/v1/workflows`. Definitions, bindings and runs live in PostgreSQL; node types
@@ -69,6 +70,8 @@ export default {
     decide,
     startInternalRun,
     agentRuns,
+    runEventStream,
+    awaitRun,
   },
   hooks: {
     before: {

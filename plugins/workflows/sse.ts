@@ -1,9 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'moleculer';
-import type { LiveEvent } from './engine/live-events.ts';
+import { followRun } from './run-follow.ts';
 import type { WorkflowsService } from './service.ts';
 
-const CATCH_UP_MS = 2_000;
 const HEARTBEAT_MS = 15_000;
 
 /** One server-sent event; `id` only when the client may resume after it (Last-Event-ID). */
@@ -74,47 +73,10 @@ export function lastEventIdOf(params: { $req?: { headers: Record<string, string 
  * The stream ends after `run.finished` (or `run.paused` for a run-stream).
  */
 export async function openRunStream(svc: WorkflowsService, ctx: Context, runId: string, afterSeq: number, opts: { endOnPause?: boolean } = {}): Promise<PassThrough> {
-  let lastSeq = afterSeq;
-  let chain: Promise<void> = Promise.resolve();
-  const sse = openSse(ctx, 'run events', () => {
-    unsubscribe();
-    clearInterval(catchUp);
-  });
-  const write = (e: LiveEvent) => {
-    if (sse.ended()) return;
-    if (e.id !== undefined) lastSeq = e.id;
-    sse.send(e);
-    if (e.type === 'run.finished' || (opts.endOnPause && e.type === 'run.paused')) sse.end();
-  };
-  /** durable events go out in seq order: a gap (events that reached this node late, or were never broadcast) is filled from the database */
-  const deliver = async (events: LiveEvent[]) => {
-    for (const e of events) {
-      if (sse.ended()) return;
-      if (e.id === undefined) write(e);
-      else if (e.id === lastSeq + 1) write(e);
-      else if (e.id > lastSeq) for (const r of await svc.runQueries.eventsAfter(runId, lastSeq)) if (r.seq <= e.id) write({ id: r.seq, type: r.type, data: r.data });
-    }
-  };
-  const enqueue = (events: LiveEvent[]) => {
-    chain = chain.then(() => deliver(events)).catch(() => sse.end());
-  };
-  const unsubscribe = svc.live.subscribe(runId, enqueue);
-  // live events are best-effort across nodes: the database is read now and then, too
-  const catchUp = setInterval(() => {
-    chain = chain.then(async () => {
-      for (const r of await svc.runQueries.eventsAfter(runId, lastSeq)) write({ id: r.seq, type: r.type, data: r.data });
-    }).catch(() => sse.end());
-  }, CATCH_UP_MS);
-  catchUp.unref();
-  chain = chain.then(async () => {
-    for (const r of await svc.runQueries.eventsAfter(runId, afterSeq)) write({ id: r.seq, type: r.type, data: r.data });
-    // a finished run has nothing more to say
-    const run = await svc.runQueries.find((ctx.meta as { user?: { entity_id: string } }).user?.entity_id ?? '', runId);
-    if (run && (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled' || (opts.endOnPause && run.status === 'paused'))) {
-      for (const r of await svc.runQueries.eventsAfter(runId, lastSeq)) write({ id: r.seq, type: r.type, data: r.data });
-      sse.end();
-    }
-  });
-  await chain;
+  let stop: (() => void) | undefined;
+  const sse = openSse(ctx, 'run events', () => stop?.());
+  const entityId = (ctx.meta as { user?: { entity_id: string } }).user?.entity_id ?? '';
+  stop = await followRun(svc, entityId, runId, afterSeq, sse, { endOnPause: opts.endOnPause ? 'always' : undefined });
+  if (sse.ended()) stop();
   return sse.stream;
 }

@@ -39,11 +39,11 @@ export interface AgentKernel {
  * other-token of e-2), workspaces, tasks, models (pointed at a scripted provider over real
  * HTTP), workflows, agents, the agent runtime, the trigger and agent node types and two tools.
  */
-export function useAgentKernel(test: TestFn, label: string, env: Record<string, string> = {}): { readonly ak: AgentKernel } {
+export function useAgentKernel(test: TestFn, label: string, env: Record<string, string> = {}, extraPackages: readonly (readonly [string, string])[] = []): { readonly ak: AgentKernel } {
   let ak: AgentKernel | undefined;
   let root: string | undefined;
   test.before(async () => {
-    root = agentPackagesRoot();
+    root = agentPackagesRoot(extraPackages);
     const db = await createTestDatabase(label);
     const provider = await startScriptedProvider();
     let kernel: TestKernel;

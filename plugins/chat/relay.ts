@@ -1,0 +1,55 @@
+import type { PassThrough } from 'node:stream';
+import type { Context } from 'moleculer';
+import { RunSegment } from './frames.ts';
+import { interruptRun, runLines, settleFromRun } from './runs.ts';
+import { openChatSse } from './sse.ts';
+import { getMessage, settleMessage, type Caller, type MessageRow } from './store.ts';
+import type { ChatService } from './service.ts';
+
+export interface RelayOptions {
+  /** the client going away stops the run's model stream (POST /chat/stream; not a reconnecting reader) */
+  interruptOnGone: boolean;
+}
+
+/**
+ * The chat SSE of one assistant message: `message.start`, then the run's events after `after`
+ * as chat frames (RunSegment), and once the run ends or pauses the message settled (by this
+ * stream, unless another writer was first) and `message.end`. Answers the response stream.
+ */
+export function relayRun(svc: ChatService, ctx: Context, who: Caller, message: MessageRow, after: number, opts: RelayOptions): PassThrough {
+  const runId = message.run_id!;
+  let close: (() => void) | undefined;
+  const sse = openChatSse(ctx, () => {
+    close?.();
+    if (opts.interruptOnGone) interruptRun(svc.broker, runId, 'the chat client went away');
+  });
+  sse.send({ type: 'message.start', data: { conversation_id: message.conversation_id, message_id: message.id, run_id: runId } });
+  const pump = async () => {
+    const segment = new RunSegment(runId);
+    try {
+      const follow = await runLines(svc.broker, who, runId, after);
+      close = follow.close;
+      if (sse.ended()) return follow.close();
+      // the event stream itself ends at the run's end or the pause it still waits in (an older pause of a replay goes on)
+      for await (const line of follow.lines) for (const frame of segment.add(line)) sse.send(frame);
+      follow.close();
+    } catch (err) {
+      if (sse.ended()) return; // the client went away and its run events were closed
+      svc.logger.warn({ err, run_id: runId }, 'a chat stream lost its run events');
+      sse.send({ type: 'error', data: { status: 502, code: 'CHAT_ERR_STREAM_CUT', title: "The run's event stream was cut; reconnect with Last-Event-ID." } });
+      return sse.end();
+    }
+    if (sse.ended()) return; // the client went away: the run's outcome settles the message
+    const settlement = segment.settlement();
+    // a reader that joined mid-segment saw only part of it: the whole segment is read again
+    const latest = (await getMessage(svc.db, message.id)) ?? message;
+    const stored = !settlement ? latest : after <= (message.start_seq ?? 0) ? ((await settleMessage(svc.db, message.id, settlement)) ?? latest) : await settleFromRun(svc.broker, svc.db, who, latest);
+    sse.send({ type: 'message.end', data: { message_id: stored.id, text: stored.content, status: stored.status, usage: stored.usage ?? { input_tokens: 0, output_tokens: 0 } } });
+    sse.end();
+  };
+  pump().catch((err) => {
+    svc.logger.warn({ err, run_id: runId }, 'a chat stream failed');
+    sse.end();
+  });
+  return sse.stream;
+}

@@ -1,0 +1,12 @@
+import type { ActionSchema, Service } from 'moleculer';
+import type { Sequelize } from 'sequelize';
+import type { Config } from '../../config/load.ts';
+import type { ActionDocKeys, RestDeclaration } from '../../kernel/openapi/types.ts';
+
+/** The service instance the actions run on; `created()` sets these. */
+export interface ChatService extends Service {
+  db: Sequelize;
+  env: Config['env'];
+}
+
+export type ChatAction = Omit<ActionSchema<ChatService>, 'rest'> & ActionDocKeys & { rest?: RestDeclaration; accepts?: string[] };

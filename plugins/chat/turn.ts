@@ -1,0 +1,144 @@
+import type { Context } from 'moleculer';
+import { AGENTS_MASTER_ACTION, AGENTS_RESOLVE_ACTION, type AgentView } from '../../kernel/agents-contract.ts';
+import { ERRORS } from '../../kernel/errors/catalogue.ts';
+import { WORKFLOWS_DECIDE_ACTION, WORKFLOWS_START_INTERNAL_RUN_ACTION } from '../../kernel/nodes/durable.ts';
+import { CHAT_ERR } from './errors.ts';
+import { agentPrompt, historyOf } from './prompt.ts';
+import { asCaller, awaitRun, runStopped, settleFromRun } from './runs.ts';
+import {
+  createConversation, findConversation, insertMessage, recentMessages, streamingMessage, takePending,
+  type Caller, type ConversationRow, type MessageRow, type StoredFile,
+} from './store.ts';
+import type { ChatService } from './service.ts';
+
+export interface TurnRequest {
+  message: string;
+  workspace_context: boolean;
+  conversation_id?: string;
+  agent_id?: string;
+  workspace_id?: string;
+  files: StoredFile[];
+}
+
+/** A message taken: its conversation, the stored user message, the streaming assistant message, and where its run's events start. */
+export interface Turn {
+  conversation: ConversationRow;
+  user: MessageRow;
+  assistant: MessageRow;
+  run_id: string;
+  after: number;
+}
+
+/** Longest answer to an agent's question (what workflows.decide takes). */
+const ANSWER_MAX = 20_000;
+
+const invalid = (field: string, message: string, type: string) => ERRORS.VALIDATION_FAILED(message, [{ field, message, type }]);
+
+/** Settles a conversation's streaming message whose run has stopped (a reply nobody settled); 409 while it still runs. */
+async function assertIdle(svc: ChatService, who: Caller, conversation: ConversationRow): Promise<void> {
+  const streaming = await streamingMessage(svc.db, conversation.id);
+  if (!streaming?.run_id) return;
+  const run = await awaitRun(svc.broker, who, streaming.run_id, 0);
+  if (runStopped(run)) await settleFromRun(svc.broker, svc.db, who, streaming);
+  if ((await streamingMessage(svc.db, conversation.id))?.id === streaming.id) {
+    throw CHAT_ERR.BUSY('The agent is still answering the previous message; wait for it (or follow its stream) before sending another.', { run_id: streaming.run_id });
+  }
+}
+
+/** The agent that answers: the one named, else the conversation's, else the workspace's master; none is a plain assistant. */
+async function chooseAgent(ctx: Context, who: Caller, req: TurnRequest, conversation: ConversationRow | undefined, workspaceId: string | null): Promise<AgentView | undefined> {
+  const opts = asCaller(who);
+  if (req.agent_id) {
+    const agent = await ctx.call<AgentView, { agent_id: string }>(AGENTS_RESOLVE_ACTION, { agent_id: req.agent_id }, opts);
+    if (agent.status !== 'active') throw invalid('agent_id', `The agent '${agent.name}' is disabled.`, 'agentDisabled');
+    if (agent.workspace_id && workspaceId && agent.workspace_id !== workspaceId) throw invalid('agent_id', `The agent '${agent.name}' belongs to another workspace.`, 'agentWorkspace');
+    return agent;
+  }
+  if (conversation?.agent_id) {
+    const agent = await ctx.call<AgentView, { agent_id: string }>(AGENTS_RESOLVE_ACTION, { agent_id: conversation.agent_id }, opts).catch(() => undefined);
+    if (agent?.status === 'active') return agent;
+  }
+  if (workspaceId) return (await ctx.call<AgentView | null, { workspace_id: string }>(AGENTS_MASTER_ACTION, { workspace_id: workspaceId }, opts)) ?? undefined;
+  return undefined;
+}
+
+/** The next message of a conversation whose run waits for an answer: the answer resumes that run. */
+async function answerQuestion(svc: ChatService, ctx: Context, who: Caller, conversation: ConversationRow, req: TurnRequest): Promise<Turn> {
+  const pending = conversation.pending!;
+  if (req.message.length > ANSWER_MAX) throw invalid('message', `An answer to the agent's question may be at most ${ANSWER_MAX} characters.`, 'stringMax');
+  if (req.files.length) throw invalid('files', "Files cannot go with an answer to the agent's question; answer first, then send them.", 'filesNotAccepted');
+  const { seq } = await awaitRun(svc.broker, who, pending.run_id, 0);
+  return svc.db.transaction(async (transaction) => {
+    if (!(await takePending(svc.db, conversation.id, pending.run_id, pending.step_id, transaction))) throw CHAT_ERR.BUSY('The question was answered meanwhile.');
+    const user = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: who.id, role: 'user', content: req.message, run_id: pending.run_id, start_seq: null, status: 'complete' }, transaction);
+    const assistant = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: null, role: 'assistant', content: '', run_id: pending.run_id, start_seq: seq, status: 'streaming' }, transaction);
+    await ctx.call(WORKFLOWS_DECIDE_ACTION, { run_id: pending.run_id, step_id: pending.step_id, decision: 'answer', answer: req.message }, asCaller(who));
+    return { conversation, user, assistant, run_id: pending.run_id, after: seq };
+  });
+}
+
+/**
+ * Takes a message: into the given (or a new) conversation, answering the run's question when
+ * one waits, else starting a durable agent run `trigger -> agent` with the conversation's
+ * history. 404 for a conversation, agent or workspace the caller may not see; 409 while the
+ * previous answer still runs or an approval waits.
+ */
+export async function takeTurn(svc: ChatService, ctx: Context, who: Caller, req: TurnRequest, thread?: ConversationRow): Promise<Turn> {
+  let conversation = thread ?? (req.conversation_id ? await findConversation(svc.db, who, req.conversation_id) : undefined);
+  if (conversation?.workspace_id && req.workspace_id && conversation.workspace_id !== req.workspace_id.toLowerCase()) {
+    throw invalid('workspace_id', `This conversation belongs to workspace ${conversation.workspace_id}.`, 'workspaceMismatch');
+  }
+  if (conversation) {
+    await assertIdle(svc, who, conversation);
+    conversation = await findConversation(svc.db, who, conversation.id);
+    if (conversation.pending?.kind === 'approval') throw CHAT_ERR.APPROVAL_PENDING('A tool call waits for your decision: POST /api/v1/chat/conversations/{conversation_id}/approval first.', { run_id: conversation.pending.run_id });
+    if (conversation.pending?.kind === 'question') return answerQuestion(svc, ctx, who, conversation, req);
+  }
+  const opts = asCaller(who);
+  const workspaceId = req.workspace_id?.toLowerCase() ?? conversation?.workspace_id ?? null;
+  if (req.workspace_context && !workspaceId) throw invalid('workspace_id', 'workspace_context needs a workspace: give workspace_id.', 'required');
+  const workspace = workspaceId ? await ctx.call<Record<string, unknown>, { workspace_id: string }>('workspaces.resolve', { workspace_id: workspaceId }, opts) : undefined;
+  const agent = await chooseAgent(ctx, who, req, conversation, workspaceId);
+  const runWorkspace = workspaceId ?? agent?.workspace_id ?? null;
+  const operatingModel = workspace && req.workspace_context ? await ctx.call<Record<string, unknown>, { workspace_id: string }>('workspaces.getOperatingModel', { workspace_id: workspaceId! }, opts) : undefined;
+  const system = agentPrompt({ agent, workspace: req.workspace_context ? workspace : undefined, operatingModel });
+  const history = conversation ? historyOf(await recentMessages(svc.db, conversation.id, svc.env.CHAT_HISTORY_MESSAGES)) : [];
+
+  return svc.db.transaction(async (transaction) => {
+    const conv = conversation
+      ? await findConversation(svc.db, who, conversation.id, transaction)
+      : await createConversation(svc.db, who, { workspace_id: workspaceId, agent_id: agent?.id ?? null, title: titleOf(req.message) }, transaction);
+    const user = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conv.id, user_id: who.id, role: 'user', content: req.message, files: req.files, run_id: null, start_seq: null, status: 'complete' }, transaction);
+    const trigger = { reason: 'chat', conversation_id: conv.id, agent_id: agent?.id ?? null, prompt: req.message, history, system, files: req.files.map(({ object_key, media_type, filename }) => ({ object_key, media_type, filename })) };
+    // user text reaches the node through whole-string templates of the trigger, so braces in a message are never read as templates
+    const config: Record<string, unknown> = { prompt: '{{trigger.prompt}}', conversation_id: conv.id, history: '{{trigger.history}}' };
+    if (system) config.system = '{{trigger.system}}';
+    if (req.files.length) config.files = '{{trigger.files}}';
+    if (agent) config.agent_id = agent.id;
+    else config.tools = [];
+    const started = await ctx.call<{ run_id: string; seq: number }, unknown>(
+      WORKFLOWS_START_INTERNAL_RUN_ACTION,
+      {
+        kind: 'agent',
+        subject_id: agent?.id ?? conv.id,
+        subject_version: agent?.version ?? 1,
+        name: `${agent?.name ?? 'Chat'}: ${titleOf(req.message)}`.slice(0, 200),
+        workspace_id: runWorkspace,
+        steps: [
+          { id: 'start', type: 'trigger', next: ['agent'] },
+          { id: 'agent', type: 'agent', config },
+        ],
+        trigger,
+      },
+      opts,
+    );
+    const assistant = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conv.id, user_id: null, role: 'assistant', content: '', run_id: started.run_id, start_seq: started.seq ?? 0, status: 'streaming' }, transaction);
+    return { conversation: conv, user, assistant, run_id: started.run_id, after: started.seq ?? 0 };
+  });
+}
+
+/** A conversation's title: its first message on one line, cut at 80 characters. */
+export function titleOf(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

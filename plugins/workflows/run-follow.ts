@@ -1,0 +1,77 @@
+import type { LiveEvent } from './engine/live-events.ts';
+import type { WorkflowsService } from './service.ts';
+
+const CATCH_UP_MS = 2_000;
+const ENDED = new Set(['completed', 'failed', 'cancelled']);
+
+/** Where a follower writes a run's events (an SSE response, an NDJSON byte stream). */
+export interface RunSink {
+  send(e: LiveEvent): void;
+  end(): void;
+  ended(): boolean;
+}
+
+export interface FollowOptions {
+  /**
+   * `always`: end after any `run.paused` (a run-stream); `current`: only after the pause the run
+   * still waits in (a replay that reaches an old pause goes on to the events after it); unset:
+   * follow until `run.finished`.
+   */
+  endOnPause?: 'always' | 'current';
+}
+
+/**
+ * Follows a run for a sink: replays durable events after `afterSeq` from the database, then
+ * forwards live ones (no duplicates, none lost in between: a gap in the ids is filled from the
+ * database, which is also read now and then since live events are best-effort across nodes).
+ * Ends the sink after `run.finished` (or a pause, see FollowOptions). Answers the function that
+ * stops following; it also runs when the sink ends.
+ */
+export async function followRun(svc: WorkflowsService, entityId: string, runId: string, afterSeq: number, sink: RunSink, opts: FollowOptions = {}): Promise<() => void> {
+  let lastSeq = afterSeq;
+  let chain: Promise<void> = Promise.resolve();
+  const isCurrentPause = async (seq: number): Promise<boolean> => {
+    const run = await svc.runQueries.find(entityId, runId);
+    return run?.status === 'paused' && (await svc.runQueries.eventsAfter(runId, seq)).length === 0;
+  };
+  const write = async (e: LiveEvent) => {
+    if (sink.ended()) return;
+    if (e.id !== undefined) lastSeq = e.id;
+    sink.send(e);
+    if (e.type === 'run.finished') sink.end();
+    else if (e.type === 'run.paused' && (opts.endOnPause === 'always' || (opts.endOnPause === 'current' && (await isCurrentPause(e.id ?? lastSeq))))) sink.end();
+  };
+  const replay = async () => {
+    for (const r of await svc.runQueries.eventsAfter(runId, lastSeq)) await write({ id: r.seq, type: r.type, data: r.data });
+  };
+  const deliver = async (events: LiveEvent[]) => {
+    for (const e of events) {
+      if (sink.ended()) return;
+      if (e.id === undefined || e.id === lastSeq + 1) await write(e);
+      else if (e.id > lastSeq) for (const r of await svc.runQueries.eventsAfter(runId, lastSeq)) if (r.seq <= e.id) await write({ id: r.seq, type: r.type, data: r.data });
+    }
+  };
+  const enqueue = (step: () => Promise<void>) => {
+    chain = chain.then(step).catch(() => sink.end());
+  };
+  const unsubscribe = svc.live.subscribe(runId, (events) => enqueue(() => deliver(events)));
+  const catchUp = setInterval(() => enqueue(replay), CATCH_UP_MS);
+  catchUp.unref();
+  const stop = () => {
+    unsubscribe();
+    clearInterval(catchUp);
+  };
+  enqueue(async () => {
+    await replay();
+    // a finished run has nothing more to say
+    const run = await svc.runQueries.find(entityId, runId);
+    if (run && (ENDED.has(run.status) || (opts.endOnPause && run.status === 'paused'))) {
+      await replay();
+      if (run.status === 'paused' && opts.endOnPause === 'current' && !(await isCurrentPause(lastSeq))) return;
+      sink.end();
+    }
+  });
+  await chain;
+  if (sink.ended()) stop();
+  return stop;
+}
