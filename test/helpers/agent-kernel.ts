@@ -16,7 +16,7 @@ const PACKAGES = [
 ] as const;
 
 /** A temp folder holding the fixture identity provider and every package an agent run touches (remove it afterwards). */
-export function agentPackagesRoot(extra: (readonly [string, string])[] = []): string {
+export function agentPackagesRoot(extra: readonly (readonly [string, string])[] = []): string {
   const root = mkdtempSync(join(tmpdir(), 'wao-agent-'));
   cpSync(join(ROOT, 'test', 'fixtures', 'packages', 'test-auth'), join(root, 'test-auth'), { recursive: true });
   for (const [folder, name] of [...PACKAGES, ...extra]) symlinkSync(join(ROOT, folder, name), join(root, `${folder}-${name}`), 'dir');

@@ -10,6 +10,7 @@ import { RUN_ID_PARAM, RUN_SCHEMA, RUN_STARTED_SCHEMA } from '../schemas.ts';
 import type { PauseInfo, RunRow } from '../store/run-types.ts';
 import type { WorkflowsAction } from '../service.ts';
 import { durableDecision, requeue } from '../run-launch.ts';
+import { WORKFLOWS_INTERRUPT_EVENT } from '../../../kernel/nodes/durable.ts';
 
 function illegal(row: RunRow, move: string): Error {
   return WORKFLOWS_ERR.ILLEGAL_TRANSITION(`A ${row.status} run cannot be ${move}.`, { run_id: row.id, status: row.status });
@@ -34,6 +35,8 @@ export const cancelRun: WorkflowsAction = {
     const cancelled = await this.control.cancel(who.entity_id, row.id, who.id);
     if (!cancelled) throw illegal(row, 'cancelled');
     this.live.publish(row.id, row.entity_id, [{ id: cancelled.seq, type: 'run.finished', data: { status: 'cancelled' } }]);
+    // a durable step in flight (an agent's model call) stops now instead of at its next commit
+    void Promise.resolve(ctx.broadcast(WORKFLOWS_INTERRUPT_EVENT, { run_id: row.id, reason: 'the run was cancelled' })).catch(() => undefined);
     return runSummary(cancelled);
   },
 };

@@ -1,4 +1,4 @@
-import { REDACTED, SECRET_KEY } from '../../../kernel/secrets/redact.ts';
+import { REDACTED, SECRET_KEY, isSecretEntry } from '../../../kernel/secrets/redact.ts';
 
 /**
  * The sanitised trace of a run: values under secret-looking keys are replaced, secret values
@@ -28,7 +28,7 @@ export function scrub(value: unknown, secrets: readonly string[]): unknown {
   if (Array.isArray(value)) return value.map((v) => scrub(v, secrets));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v !== null && typeof v !== 'object' ? REDACTED : scrub(v, secrets);
+    for (const [k, v] of Object.entries(value)) out[k] = isSecretEntry(k, v) && v !== null && typeof v !== 'object' ? REDACTED : scrub(v, secrets);
     return out;
   }
   return value;
