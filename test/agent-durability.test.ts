@@ -1,8 +1,6 @@
 import test from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { Sequelize } from 'sequelize';
 import { api, startTestKernel, type TestKernel } from './helpers/kernel.ts';
@@ -11,8 +9,8 @@ import { startScriptedProvider, type ScriptedProvider } from './helpers/scripted
 import { agentPackagesRoot } from './helpers/agent-kernel.ts';
 import { startLocalServer, type LocalServer } from './workflows-local-server.ts';
 import { eventually } from './helpers/eventually.ts';
+import { killWorkerProcess, startWorkerProcess } from './helpers/worker-process.ts';
 
-const ROOT = join(import.meta.dirname, '..');
 const NAMESPACE = `agdur${process.pid}`;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const OWNER = 'owner-token';
@@ -34,36 +32,12 @@ const env = (): Record<string, string> => ({
 
 /** A real, separate worker process (it also serves the api-role packages its agent calls, as a work node does over NATS). */
 async function startWorker(): Promise<ChildProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'wao-agent-worker-'));
-  dataDirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'workflows-worker-process.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...env(), ROLES: 'api,work', WF_ROOT: root, DATA_DIR: dataDir, LOG_LEVEL: 'error', NODE_ENV: 'test', HOT_RELOAD: 'false', API_PORT: '0', WEB_PORT: '0', TRANSPORTER: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = await startWorkerProcess(root, { ...env(), ROLES: 'api,work' }, dataDirs);
   workers.push(child);
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${out}`)), 60_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('WORKER READY')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}):\n${out}`)));
-  });
   return child;
 }
 
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
+const kill = killWorkerProcess;
 
 test.before(async () => {
   provider = await startScriptedProvider();

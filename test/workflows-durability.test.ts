@@ -1,8 +1,7 @@
 import test from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { startWorkerProcess } from './helpers/worker-process.ts';
+import { rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { Sequelize } from 'sequelize';
 import { api, startTestKernel, type TestKernel } from './helpers/kernel.ts';
@@ -10,7 +9,6 @@ import { createTestDatabase, type TestDatabase } from './helpers/pg.ts';
 import { receipt, workflowsRoot } from './workflows-helpers.ts';
 import { startLocalServer, type LocalServer } from './workflows-local-server.ts';
 
-const ROOT = join(import.meta.dirname, '..');
 const NAMESPACE = `wfdur${process.pid}`;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ENGINE_ENV = { WORKFLOW_HTTP_ALLOW: '127.0.0.1/32', WORKFLOW_LEASE_SECONDS: '2', WORKFLOW_SWEEP_SECONDS: '1', NAMESPACE, REDIS_URL };
@@ -25,27 +23,8 @@ const dataDirs: string[] = [];
 
 /** Starts a real, separate worker process (roles work) on the same PostgreSQL and Redis. */
 async function startWorker(): Promise<ChildProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'wao-wf-worker-'));
-  dataDirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'workflows-worker-process.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, ...ENGINE_ENV, ROLES: 'work', WF_ROOT: root, DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'error', NODE_ENV: 'test', HOT_RELOAD: 'false', API_PORT: '0', WEB_PORT: '0', TRANSPORTER: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = await startWorkerProcess(root, { ...ENGINE_ENV, ROLES: 'work', DATABASE_URL: db.url }, dataDirs);
   workers.push(child);
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${out}`)), 60_000);
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('WORKER READY')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}):\n${out}`)));
-  });
   return child;
 }
 
