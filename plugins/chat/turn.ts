@@ -6,7 +6,7 @@ import { CHAT_ERR } from './errors.ts';
 import { agentPrompt, historyOf } from './prompt.ts';
 import { asCaller, awaitRun, runStopped, settleFromRun } from './runs.ts';
 import {
-  createConversation, findConversation, insertMessage, recentMessages, streamingMessage, takePending,
+  createConversation, findConversation, insertMessage, recentMessages, setPending, streamingMessage, takePending,
   type Caller, type ConversationRow, type MessageRow, type StoredFile,
 } from './store.ts';
 import type { ChatService } from './service.ts';
@@ -68,13 +68,23 @@ async function answerQuestion(svc: ChatService, ctx: Context, who: Caller, conve
   if (req.message.length > ANSWER_MAX) throw invalid('message', `An answer to the agent's question may be at most ${ANSWER_MAX} characters.`, 'stringMax');
   if (req.files.length) throw invalid('files', "Files cannot go with an answer to the agent's question; answer first, then send them.", 'filesNotAccepted');
   const { seq } = await awaitRun(svc.broker, who, pending.run_id, 0);
-  return svc.db.transaction(async (transaction) => {
+  const { user, assistant } = await svc.db.transaction(async (transaction) => {
     if (!(await takePending(svc.db, conversation.id, pending.run_id, pending.step_id, transaction))) throw CHAT_ERR.BUSY('The question was answered meanwhile.');
-    const user = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: who.id, role: 'user', content: req.message, run_id: pending.run_id, start_seq: null, status: 'complete' }, transaction);
-    const assistant = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: null, role: 'assistant', content: '', run_id: pending.run_id, start_seq: seq, status: 'streaming' }, transaction);
-    await ctx.call(WORKFLOWS_DECIDE_ACTION, { run_id: pending.run_id, step_id: pending.step_id, decision: 'answer', answer: req.message }, asCaller(who));
-    return { conversation, user, assistant, run_id: pending.run_id, after: seq };
+    return {
+      user: await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: who.id, role: 'user', content: req.message, run_id: pending.run_id, start_seq: null, status: 'complete' }, transaction),
+      assistant: await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: null, role: 'assistant', content: '', run_id: pending.run_id, start_seq: seq, status: 'streaming' }, transaction),
+    };
   });
+  // after the commit, never inside it: the run's side writes on another connection, and the
+  // embedded database serves one transaction at a time (a call inside would wait for itself)
+  try {
+    await ctx.call(WORKFLOWS_DECIDE_ACTION, { run_id: pending.run_id, step_id: pending.step_id, decision: 'answer', answer: req.message }, asCaller(who));
+  } catch (err) {
+    await setPending(svc.db, conversation.id, pending);
+    await svc.db.query("UPDATE chat_messages SET status = 'failed', updated_at = now() WHERE id = $1", { bind: [assistant.id] });
+    throw err;
+  }
+  return { conversation, user, assistant, run_id: pending.run_id, after: seq };
 }
 
 /**
@@ -104,11 +114,15 @@ export async function takeTurn(svc: ChatService, ctx: Context, who: Caller, req:
   const system = agentPrompt({ agent, workspace: req.workspace_context ? workspace : undefined, operatingModel });
   const history = conversation ? historyOf(await recentMessages(svc.db, conversation.id, svc.env.CHAT_HISTORY_MESSAGES)) : [];
 
-  return svc.db.transaction(async (transaction) => {
+  const { conv, user } = await svc.db.transaction(async (transaction) => {
     const conv = conversation
       ? await findConversation(svc.db, who, conversation.id, transaction)
       : await createConversation(svc.db, who, { workspace_id: workspaceId, agent_id: agent?.id ?? null, title: titleOf(req.message) }, transaction);
     const user = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conv.id, user_id: who.id, role: 'user', content: req.message, files: req.files, run_id: null, start_seq: null, status: 'complete' }, transaction);
+    return { conv, user };
+  });
+  {
+    // the run starts after the commit, never inside it (see answerQuestion)
     const trigger = { reason: 'chat', conversation_id: conv.id, agent_id: agent?.id ?? null, prompt: req.message, history, system, files: req.files.map(({ object_key, media_type, filename }) => ({ object_key, media_type, filename })) };
     // user text reaches the node through whole-string templates of the trigger, so braces in a message are never read as templates
     const config: Record<string, unknown> = { prompt: '{{trigger.prompt}}', conversation_id: conv.id, history: '{{trigger.history}}' };
@@ -132,9 +146,9 @@ export async function takeTurn(svc: ChatService, ctx: Context, who: Caller, req:
       },
       opts,
     );
-    const assistant = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conv.id, user_id: null, role: 'assistant', content: '', run_id: started.run_id, start_seq: started.seq ?? 0, status: 'streaming' }, transaction);
+    const assistant = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conv.id, user_id: null, role: 'assistant', content: '', run_id: started.run_id, start_seq: started.seq ?? 0, status: 'streaming' });
     return { conversation: conv, user, assistant, run_id: started.run_id, after: started.seq ?? 0 };
-  });
+  }
 }
 
 /** A conversation's title: its first message on one line, cut at 80 characters. */

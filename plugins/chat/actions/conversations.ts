@@ -10,7 +10,7 @@ import { removeFiles } from '../form.ts';
 import { relayRun } from '../relay.ts';
 import { asCaller, awaitRun, interruptRun } from '../runs.ts';
 import { lastEventIdOf } from '../sse.ts';
-import { deleteConversation, findConversation, insertMessage, listConversations, listMessages, runMessage, takePending, type StoredFile } from '../store.ts';
+import { deleteConversation, findConversation, insertMessage, listConversations, listMessages, runMessage, setPending, takePending, type StoredFile } from '../store.ts';
 import { conversationView, CONVERSATION_SCHEMA, MESSAGE_SCHEMA, messageView } from '../views.ts';
 import type { ChatAction } from '../service.ts';
 
@@ -88,10 +88,16 @@ export const decideApproval: ChatAction = {
     const { seq } = await awaitRun(this.broker, who, pending.run_id, 0);
     const message = await this.db.transaction(async (transaction) => {
       if (!(await takePending(this.db, conversation.id, pending.run_id, pending.step_id, transaction))) throw CHAT_ERR.NO_PENDING_APPROVAL('The approval was decided meanwhile.');
-      const assistant = await insertMessage(this.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: null, role: 'assistant', content: '', run_id: pending.run_id, start_seq: seq, status: 'streaming' }, transaction);
-      await ctx.call(WORKFLOWS_DECIDE_ACTION, { run_id: pending.run_id, step_id: pending.step_id, decision: ctx.params.decision, ...(ctx.params.comment ? { comment: ctx.params.comment } : {}) }, asCaller(who));
-      return assistant;
+      return insertMessage(this.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: null, role: 'assistant', content: '', run_id: pending.run_id, start_seq: seq, status: 'streaming' }, transaction);
     });
+    // after the commit, never inside it: the embedded database serves one transaction at a time
+    try {
+      await ctx.call(WORKFLOWS_DECIDE_ACTION, { run_id: pending.run_id, step_id: pending.step_id, decision: ctx.params.decision, ...(ctx.params.comment ? { comment: ctx.params.comment } : {}) }, asCaller(who));
+    } catch (err) {
+      await setPending(this.db, conversation.id, pending);
+      await this.db.query("UPDATE chat_messages SET status = 'failed', updated_at = now() WHERE id = $1", { bind: [message.id] });
+      throw err;
+    }
     return { conversation_id: conversation.id, run_id: pending.run_id, decision: ctx.params.decision, last_event_id: seq, message: messageView(message) };
   },
 };
