@@ -1,6 +1,7 @@
 import { AGENT_DEFAULT_MAX_ROUNDS, AGENT_MAX_ROUNDS_LIMIT } from '../../kernel/agents-contract.ts';
 import { TOOL_NAME_PATTERN } from '../../kernel/tools-contract.ts';
 import { ERRORS } from '../../kernel/errors/catalogue.ts';
+import type { FieldProblem } from '../../kernel/references.ts';
 
 export { AGENT_DEFAULT_MAX_ROUNDS };
 
@@ -39,11 +40,7 @@ export interface AgentFieldInput {
   status?: (typeof AGENT_STATUSES)[number];
 }
 
-export interface FieldProblem {
-  field: string;
-  message: string;
-  type: string;
-}
+export type { FieldProblem };
 
 /** A 422 naming the fields, like the gateway's own validation errors. */
 export function invalid(problems: FieldProblem[]): Error {

@@ -1,39 +1,9 @@
 import type { Context } from 'moleculer';
-import type { FieldProblem } from './fields.ts';
-
-/**
- * The records an agent refers to belong to other packages, asked through the broker (never by
- * reading their tables): the workspace (workspaces package) and the model key (models package).
- */
-const WORKSPACE_READ_ACTION = 'workspaces.resolve';
-const KEY_READ_ACTION = 'models.get';
-
-function isNotFound(err: unknown): boolean {
-  const e = err as { code?: unknown; type?: unknown };
-  return e.code === 404 || e.type === 'NOT_FOUND';
-}
-
-/** null when the workspace is the caller's and not archived, else what is wrong with it. */
-export async function workspaceProblem(ctx: Context, workspaceId: string, field = 'workspace_id'): Promise<FieldProblem | null> {
-  try {
-    const workspace = (await ctx.call(WORKSPACE_READ_ACTION, { workspace_id: workspaceId })) as { archived_at?: string | null };
-    if (workspace?.archived_at) return { field, message: `Workspace '${workspaceId}' is archived (read-only).`, type: 'reference' };
-    return null;
-  } catch (err) {
-    if (isNotFound(err)) return { field, message: `No workspace with id '${workspaceId}' in your entity.`, type: 'reference' };
-    throw err;
-  }
-}
+import { referenceProblem, workspaceProblem, type FieldProblem } from '../../kernel/references.ts';
 
 /** null when the model provider key is one of the caller's entity. */
-export async function apiKeyProblem(ctx: Context, keyId: string, field = 'api_key_id'): Promise<FieldProblem | null> {
-  try {
-    await ctx.call(KEY_READ_ACTION, { id: keyId });
-    return null;
-  } catch (err) {
-    if (isNotFound(err)) return { field, message: `No model provider key with id '${keyId}' in your entity.`, type: 'reference' };
-    throw err;
-  }
+export function apiKeyProblem(ctx: Context, keyId: string, field = 'api_key_id'): Promise<FieldProblem | null> {
+  return referenceProblem(ctx, 'models.get', { id: keyId }, field, `No model provider key with id '${keyId}' in your entity.`);
 }
 
 /** Problems with the references a write sets (only those it changes are asked about). */

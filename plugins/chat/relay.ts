@@ -2,7 +2,7 @@ import type { PassThrough } from 'node:stream';
 import type { Context } from 'moleculer';
 import { RunSegment } from './frames.ts';
 import { interruptRun, runLines, settleFromRun } from './runs.ts';
-import { openChatSse } from './sse.ts';
+import { openSse } from '../../kernel/sse.ts';
 import { getMessage, settleMessage, type Caller, type MessageRow } from './store.ts';
 import type { ChatService } from './service.ts';
 
@@ -19,9 +19,11 @@ export interface RelayOptions {
 export function relayRun(svc: ChatService, ctx: Context, who: Caller, message: MessageRow, after: number, opts: RelayOptions): PassThrough {
   const runId = message.run_id!;
   let close: (() => void) | undefined;
-  const sse = openChatSse(ctx, () => {
-    close?.();
-    if (opts.interruptOnGone) interruptRun(svc.broker, runId, 'the chat client went away');
+  const sse = openSse(ctx, 'chat', {
+    onClientGone: () => {
+      close?.();
+      if (opts.interruptOnGone) interruptRun(svc.broker, runId, 'the chat client went away');
+    },
   });
   sse.send({ type: 'message.start', data: { conversation_id: message.conversation_id, message_id: message.id, run_id: runId } });
   const pump = async () => {

@@ -1,6 +1,7 @@
 import { defineError } from '../../kernel/errors/define.ts';
 import { ERRORS } from '../../kernel/errors/catalogue.ts';
 import type { PlanStatus } from '../../kernel/agents-contract.ts';
+import type { FieldProblem } from '../../kernel/references.ts';
 
 /** The codes of the goals package (documented in plugins/goals/README.md and docs/errors.md). */
 export const GOALS_ERR_PLAN_NOT_PENDING = defineError({ code: 'GOALS_ERR_PLAN_NOT_PENDING', status: 409, title: 'The plan is not pending' });
@@ -14,11 +15,7 @@ export function planNotApproved(planId: string, current: PlanStatus): Error {
   return GOALS_ERR_PLAN_NOT_APPROVED(`Plan '${planId}' is ${current}: only the steps of an approved plan make progress.`, { plan_id: planId, current_status: current });
 }
 
-export interface FieldProblem {
-  field: string;
-  message: string;
-  type: string;
-}
+export type { FieldProblem };
 
 /** A 422 naming the fields, like the gateway's own validation errors. */
 export function invalid(problems: FieldProblem[]): Error {

@@ -1,6 +1,7 @@
 import { defineError } from '../../kernel/errors/define.ts';
 import { ERRORS } from '../../kernel/errors/catalogue.ts';
 import { allowedTargets, type TaskStatus } from './domain/state-machine.ts';
+import type { FieldProblem } from '../../kernel/references.ts';
 
 /** The codes of the tasks package (documented in plugins/tasks/README.md). */
 export const TASKS_ERR_ILLEGAL_TRANSITION = defineError({ code: 'TASKS_ERR_ILLEGAL_TRANSITION', status: 409, title: 'Illegal task status move' });
@@ -26,11 +27,7 @@ export function versionConflict(taskId: string, expected: number | undefined, cu
   );
 }
 
-export interface FieldProblem {
-  field: string;
-  message: string;
-  type: string;
-}
+export type { FieldProblem };
 
 /** A 422 naming the fields, like the gateway's own validation errors. */
 export function invalid(problems: FieldProblem[], detail?: string): Error {

@@ -1,6 +1,9 @@
 import type { Context } from 'moleculer';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { invalid, type FieldProblem } from './errors.ts';
+import { workspaceProblem } from '../../kernel/references.ts';
+
+export { workspaceProblem };
 import type { SlaTargets } from './domain/sla.ts';
 
 /**
@@ -19,22 +22,6 @@ export interface TaskRefs {
 export interface CheckedRefs {
   /** the targets of the referenced SLA policy, when one was named */
   slaTargets?: SlaTargets;
-}
-
-/** the workspace without its dashboard: validation needs nothing else */
-const WORKSPACE_READ_ACTION = 'workspaces.resolve';
-
-/** null when the workspace is the caller's and open for new work, else what is wrong with it. */
-export async function workspaceProblem(ctx: Context, workspaceId: string, field = 'workspace_id'): Promise<FieldProblem | null> {
-  try {
-    const workspace = (await ctx.call(WORKSPACE_READ_ACTION, { workspace_id: workspaceId })) as { archived_at?: string | null };
-    if (workspace?.archived_at) return { field, message: `Workspace '${workspaceId}' is archived (read-only).`, type: 'reference' };
-    return null;
-  } catch (err) {
-    const e = err as { code?: unknown; type?: unknown };
-    if (e.code === 404 || e.type === 'NOT_FOUND') return { field, message: `No workspace with id '${workspaceId}' in your entity.`, type: 'reference' };
-    throw err;
-  }
 }
 
 /** Problems with this package's own references (category, SLA policy, parent task). */

@@ -9,7 +9,7 @@ import { CHAT_ERR } from '../errors.ts';
 import { removeFiles } from '../form.ts';
 import { relayRun } from '../relay.ts';
 import { asCaller, awaitRun, interruptRun } from '../runs.ts';
-import { lastEventIdOf } from '../sse.ts';
+import { lastEventIdOf } from '../../../kernel/sse.ts';
 import { deleteConversation, findConversation, insertMessage, listConversations, listMessages, runMessage, setPending, takePending, type StoredFile } from '../store.ts';
 import { conversationView, CONVERSATION_SCHEMA, MESSAGE_SCHEMA, messageView } from '../views.ts';
 import type { ChatAction } from '../service.ts';

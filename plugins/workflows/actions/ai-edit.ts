@@ -9,7 +9,7 @@ import { requestMessage, systemPrompt } from '../ai-edit/prompt.ts';
 import { runAiEdit } from '../ai-edit/session.ts';
 import type { DefinitionBody } from '../definitions/validate.ts';
 import type { WorkflowsAction } from '../service.ts';
-import { openSse } from '../sse.ts';
+import { openSse } from '../../../kernel/sse.ts';
 
 interface AiEditParams {
   prompt: string;
@@ -71,7 +71,7 @@ export const aiEdit: WorkflowsAction = {
     const message = requestMessage(p.prompt, base);
     /** the model call under way: a client that goes away aborts it */
     let current = await open([message]);
-    const sse = openSse(ctx, 'ai edit', () => current.destroy());
+    const sse = openSse(ctx, 'ai edit', { onEnd: () => current.destroy() });
     void runAiEdit(
       {
         openModel: async (messages) => (current = await open(messages)),
