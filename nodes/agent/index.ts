@@ -6,7 +6,7 @@ import type { Checkpoint, DurableDecision } from '../../kernel/nodes/durable.ts'
 import type { GenerateMessage, ToolSpec } from '../../kernel/models-generate-contract.ts';
 import { AGENT_CONFIG_SCHEMA, type AgentConfig } from './config.ts';
 import { runAgentLoop, type AgentPort, type LoopResult } from './loop.ts';
-import { brokerPort } from './port.ts';
+import { brokerPort, measured } from './port.ts';
 
 const nodeType: NodeTypeDeclaration = {
   type: 'agent',
@@ -91,14 +91,15 @@ async function execute(ctx: Context<{ config: AgentConfig; context: ExecuteConte
   const system = [agent?.instructions, config.system].filter((s): s is string => Boolean(s && s.trim())).join('\n\n') || undefined;
   let result: LoopResult;
   try {
-    result = await runAgentLoop(port, {
+    const input = {
       messages: [...(config.history ?? []), promptMessage(config)],
       system,
       tools: await declaredTools(port, bound),
       maxRounds: config.max_rounds ?? agent?.max_rounds ?? AGENT_DEFAULT_MAX_ROUNDS,
       checkpoints: context.checkpoints ?? [],
       decision: context.approval,
-    });
+    };
+    result = await measured('step', context.run_id, () => runAgentLoop(port, input));
   } catch (err) {
     const e = err as { message?: string; type?: string };
     outcome({ kind: 'failed', error: { message: e.message ?? String(err), code: e.type ?? 'AGENT_ERROR' } });

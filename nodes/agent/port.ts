@@ -7,6 +7,7 @@ import { listTools } from '../../kernel/tools/registry.ts';
 import { decideTool } from '../../kernel/tools/policy.ts';
 import { readGovernance, type Governance } from '../../kernel/governance.ts';
 import type { AgentPort, ToolOutcome } from './loop.ts';
+import { loopSink, type LoopPhase } from './profile.ts';
 
 export interface PortScope {
   run_id: string;
@@ -30,6 +31,14 @@ class ModelFailure extends Error {
   }
 }
 
+/** Reports a phase's duration to the bench's sink, when one is installed (profile.ts). */
+export function measured<T>(phase: LoopPhase, runId: string, work: () => Promise<T>): Promise<T> {
+  const sink = loopSink();
+  if (!sink) return work();
+  const t0 = performance.now();
+  return work().finally(() => sink(phase, performance.now() - t0, runId));
+}
+
 /** The agent loop's effects, through the broker: models, tools, the run's checkpoints, the task's record. */
 export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
   const meta = { user: { id: scope.owner_id, entity_id: scope.entity_id, role: 'member' } };
@@ -44,31 +53,33 @@ export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
     ctx.call<DurableAnswer, unknown>(WORKFLOWS_LIVE_EVENTS_ACTION, { run_id: scope.run_id, events }, onEngine);
   let declared: ToolDeclaration[] | undefined;
 
+  const modelTurn: AgentPort['modelTurn'] = async ({ round, messages, system, tools }) => {
+    const params: GenerateParams = { messages, system, tools, api_key_id: scope.api_key_id, model: scope.model, purpose: 'agent', workspace_id: scope.workspace_id ?? undefined, agent_id: scope.agent_id ?? undefined, run_id: scope.run_id };
+    const stream = await ctx.call<Readable, GenerateParams>(MODELS_GENERATE_STREAM_ACTION, params, { meta, timeout: 0 });
+    let text = '';
+    for await (const line of readGenerateStream(stream)) {
+      if (line.type === 'text.delta') {
+        text += line.text;
+        const answer = await live([{ type: 'agent.text.delta', data: { round, text: line.text } }]);
+        if (answer.stop) {
+          stream.destroy();
+          const partial: GenerateResult = { text, tool_calls: [], finish_reason: 'other', usage: { input_tokens: 0, output_tokens: 0 }, model: scope.model ?? '', provider: 'openai', api_key_id: scope.api_key_id ?? '', attempts: 1 };
+          return { turn: partial, stopped: true };
+        }
+      } else if (line.type === 'retry') await live([{ type: 'agent.model.retry', data: { round, attempt: line.attempt, wait_ms: line.wait_ms, reason: line.reason } }]);
+      else if (line.type === 'done') {
+        const { type: _type, ...turn } = line;
+        return { turn, stopped: false };
+      } else if (line.type === 'error') throw new ModelFailure(line.message, line.code);
+    }
+    throw new ModelFailure('The model stream ended without an answer.', 'MODELS_ERR_STREAM_CUT');
+  };
+
   return {
-    async modelTurn({ round, messages, system, tools }) {
-      const params: GenerateParams = { messages, system, tools, api_key_id: scope.api_key_id, model: scope.model, purpose: 'agent', workspace_id: scope.workspace_id ?? undefined, agent_id: scope.agent_id ?? undefined, run_id: scope.run_id };
-      const stream = await ctx.call<Readable, GenerateParams>(MODELS_GENERATE_STREAM_ACTION, params, { meta, timeout: 0 });
-      let text = '';
-      for await (const line of readGenerateStream(stream)) {
-        if (line.type === 'text.delta') {
-          text += line.text;
-          const answer = await live([{ type: 'agent.text.delta', data: { round, text: line.text } }]);
-          if (answer.stop) {
-            stream.destroy();
-            const partial: GenerateResult = { text, tool_calls: [], finish_reason: 'other', usage: { input_tokens: 0, output_tokens: 0 }, model: scope.model ?? '', provider: 'openai', api_key_id: scope.api_key_id ?? '', attempts: 1 };
-            return { turn: partial, stopped: true };
-          }
-        } else if (line.type === 'retry') await live([{ type: 'agent.model.retry', data: { round, attempt: line.attempt, wait_ms: line.wait_ms, reason: line.reason } }]);
-        else if (line.type === 'done') {
-          const { type: _type, ...turn } = line;
-          return { turn, stopped: false };
-        } else if (line.type === 'error') throw new ModelFailure(line.message, line.code);
-      }
-      throw new ModelFailure('The model stream ended without an answer.', 'MODELS_ERR_STREAM_CUT');
-    },
+    modelTurn: (req) => measured('model', scope.run_id, () => modelTurn(req)),
 
     checkpoint(key, status, output, opts = {}) {
-      return ctx.call<DurableAnswer, unknown>(WORKFLOWS_CHECKPOINT_ACTION, { run_id: scope.run_id, step_id: scope.step_id, key, status, output, uncertain: opts.uncertain, events: opts.events }, onEngine);
+      return measured('checkpoint', scope.run_id, () => ctx.call<DurableAnswer, unknown>(WORKFLOWS_CHECKPOINT_ACTION, { run_id: scope.run_id, step_id: scope.step_id, key, status, output, uncertain: opts.uncertain, events: opts.events }, onEngine));
     },
 
     async policy(name) {
@@ -86,7 +97,7 @@ export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
         approval: approval?.decision === 'approve' ? { decision: 'approve' as const, decided_by: approval.decided_by, decided_at: approval.decided_at, comment: approval.comment } : null,
       };
       try {
-        const output = await ctx.call(`${TOOL_SERVICE_PREFIX}${name}.execute`, { arguments: args, context }, { meta });
+        const output = await measured('tool', scope.run_id, () => ctx.call(`${TOOL_SERVICE_PREFIX}${name}.execute`, { arguments: args, context }, { meta }));
         return { ok: true, output: output ?? null };
       } catch (err) {
         const e = err as { type?: string; code?: number; message?: string };
