@@ -41,6 +41,8 @@ export class RunSegment {
   private terminal: Terminal | undefined;
   /** text deltas this reader saw, by round: a replayed turn sends only what was not seen */
   private readonly seen = new Map<number, string>();
+  /** rounds whose committed message arrived: a live delta of theirs coming later is old news */
+  private readonly settledRounds = new Set<number>();
 
   constructor(private readonly runId: string) {}
 
@@ -63,6 +65,7 @@ export class RunSegment {
       case 'agent.text.delta': {
         const text = str(d.text) ?? '';
         const round = num(d.round);
+        if (this.settledRounds.has(round)) return [];
         this.seen.set(round, (this.seen.get(round) ?? '') + text);
         return text ? [{ type: 'text.delta', data: { text } }] : [];
       }
@@ -94,6 +97,7 @@ export class RunSegment {
     // a reader that missed the live deltas of this turn (a replay) gets its text in one piece
     if (text.length > seen.length && text.startsWith(seen)) frames.push({ type: 'text.delta', data: { text: text.slice(seen.length) } });
     this.seen.set(round, text);
+    this.settledRounds.add(round);
     this.text = text;
     const usage = (d.usage ?? {}) as Record<string, unknown>;
     this.usage = { input_tokens: this.usage.input_tokens + num(usage.input_tokens), output_tokens: this.usage.output_tokens + num(usage.output_tokens) };

@@ -143,6 +143,8 @@ export async function takeTurn(svc: ChatService, ctx: Context, who: Caller, req:
           { id: 'agent', type: 'agent', config },
         ],
         trigger,
+        // the reply is streamed: its first deltas must not go out before the stream follows the run
+        watch: true,
       },
       opts,
     );

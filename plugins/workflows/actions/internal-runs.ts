@@ -19,6 +19,8 @@ export interface InternalRunParams {
   steps: StepDefinition[];
   trigger?: unknown;
   variables?: Record<string, unknown>;
+  /** a stream will follow the run: its live events are broadcast from the start (LiveEvents.watch) */
+  watch?: boolean;
 }
 
 /**
@@ -40,14 +42,17 @@ export const startInternalRun: WorkflowsAction = {
     steps: { type: 'array', min: 1, max: 50, items: STEP_PARAM },
     trigger: { type: 'any', optional: true },
     variables: { type: 'object', optional: true },
+    watch: { type: 'boolean', optional: true },
   },
   async handler(ctx: Context<InternalRunParams>) {
     const who = identityOf(ctx);
     const p = ctx.params;
     const { body, problems } = checkDefinition({ name: p.name, steps: p.steps, variables: p.variables ?? {} }, (type) => this.nodeTypes.get(type)?.description);
     if (problems.length) throw WORKFLOWS_ERR.INVALID_DEFINITION('The run definition would not save.', { errors: problems });
+    const id = newId();
+    if (p.watch) this.live.watch(id);
     const row = await this.engine.enqueueRun({
-      id: newId(),
+      id,
       entity_id: who.entity_id,
       workflow_id: p.subject_id,
       workflow_version: p.subject_version,

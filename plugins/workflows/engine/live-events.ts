@@ -12,6 +12,8 @@ export const RUN_EVENTS_TOPIC = 'workflows.run.events';
 export const RUN_WATCH_TOPIC = 'workflows.run.watch';
 
 const WATCH_TTL_MS = 60_000;
+/** live-only events kept per run for a subscriber that comes late (a chat stream opened right after its run started) */
+const RECENT_MAX = 2_000;
 
 /**
  * Run events, fanned out to every node (the worker that commits a step may not be the api
@@ -23,10 +25,16 @@ const WATCH_TTL_MS = 60_000;
  * the run id to every node first. A durable event a stream misses while that announcement
  * travels is read from the database (the stream fills any gap in the ids), so nothing is lost,
  * and a run nobody watches costs no broadcast at all.
+ *
+ * Live-only events (text deltas) are not in the database: each node keeps those of a watched
+ * run received since its last durable event (that event covers them: an agent's message holds
+ * the text its deltas streamed) and hands them to a subscriber that comes after them, so a
+ * stream opened right after its run started misses no delta.
  */
 export class LiveEvents {
   private readonly emitter = new EventEmitter();
   private readonly watched = new Map<string, number>();
+  private readonly recent = new Map<string, { events: LiveEvent[]; until: number }>();
 
   constructor(private readonly broker: ServiceBroker) {
     this.emitter.setMaxListeners(0);
@@ -45,7 +53,27 @@ export class LiveEvents {
 
   /** Called by the service's event handler on every node. */
   deliver(payload: { run_id: string; events: LiveEvent[] }): void {
+    this.keepRecent(payload.run_id, payload.events);
     if (this.emitter.listenerCount(payload.run_id) > 0) this.emitter.emit(payload.run_id, payload.events);
+  }
+
+  private keepRecent(runId: string, events: LiveEvent[]): void {
+    let entry = this.recent.get(runId);
+    for (const e of events) {
+      if (e.id !== undefined || e.type === 'run.finished') {
+        entry = undefined;
+        this.recent.delete(runId);
+      } else {
+        if (!entry) this.recent.set(runId, (entry = { events: [], until: Date.now() + WATCH_TTL_MS }));
+        if (entry.events.length < RECENT_MAX) entry.events.push(e);
+      }
+    }
+    if (this.recent.size > 1000) for (const [id, kept] of this.recent) if (kept.until < Date.now()) this.recent.delete(id);
+  }
+
+  /** Starts broadcasting a run's events on every node before anyone subscribes (a stream that will follow it). */
+  watch(runId: string): void {
+    this.announce(runId);
   }
 
   /** Called on every node when some node watches a run. */
@@ -62,6 +90,9 @@ export class LiveEvents {
   subscribe(runId: string, listener: (events: LiveEvent[]) => void): () => void {
     this.emitter.on(runId, listener);
     this.announce(runId);
+    // after the caller's own set-up of this turn (a follower queues its replay first)
+    const missed = this.recent.get(runId)?.events.slice();
+    if (missed?.length) queueMicrotask(() => listener(missed));
     const renew = setInterval(() => this.announce(runId), WATCH_TTL_MS / 2);
     renew.unref();
     return () => {

@@ -1,0 +1,142 @@
+/**
+ * Chat streams: how much a `POST /api/v1/chat/stream` adds to the provider's own first token,
+ * and 500 streams open at once on one node.
+ *
+ *   node --import tsx bench/chat-stream.ts [--sequential 60] [--concurrent 500] [--chunks 20] [--interval 100] [--ramp 2]
+ *
+ * The kernel runs detached (`node kernel/main.ts`, PostgreSQL, in-process queue, the work worker
+ * at WORKER_WORK_CONCURRENCY = the concurrent streams, at most 256, the setting's bound). A
+ * streaming OpenAI-compatible provider in this process (a key's base_url, allow-listed) notes
+ * when it writes each answer's first token, then sends `--chunks` tokens `--interval` ms apart.
+ * Added latency = when the client reads a `text.delta` frame minus when the provider wrote that
+ * token, both on this process's clock: the SDK's parsing, the models stream, the agent loop, the
+ * run's live events, the chat relay and the SSE write. One at a time, the first token of each
+ * answer (target p50 < 3 ms, p99 < 15 ms). Then `--concurrent` streams opened over `--ramp`
+ * seconds, each answered over chunks x interval, so that many are open together: every token's
+ * added latency (target: no error, p99 < 50 ms). Memory per open stream = the kernel's peak RSS
+ * minus its RSS before, over the streams.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { launchKernel } from './lib/kernel-process.ts';
+import { stopAll, waitForStatus } from './lib/processes.ts';
+import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
+import { percentile, round } from './lib/stats.ts';
+
+const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' } } });
+const SEQUENTIAL = Number(args.sequential);
+const CONCURRENT = Number(args.concurrent);
+
+/** per `<marker>#<token index>`: when the provider wrote that token */
+const sentAt = new Map<string, number>();
+
+function provider(chunks: number, intervalMs: number) {
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const body = JSON.parse(raw) as { messages: { role: string; content: unknown }[] };
+      const last = body.messages.filter((m) => m.role === 'user').at(-1);
+      const marker = String(typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content)).match(/m-[a-z0-9-]+/)?.[0] ?? '?';
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+        res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      let sent = 0;
+      const next = () => {
+        if (res.destroyed) return;
+        sentAt.set(`${marker}#${sent}`, performance.now());
+        chunk({ content: `tok${sent} ` });
+        if (++sent < chunks) return void setTimeout(next, intervalMs);
+        chunk({}, 'stop');
+        res.end('data: [DONE]\n\n');
+      };
+      next();
+    });
+  });
+}
+
+/** Opens one chat stream; answers when each token's text.delta frame was read, and whether it ended well. */
+async function stream(api: string, token: string, marker: string): Promise<{ arrivals: Map<number, number>; ok: boolean; error?: string }> {
+  const form = new FormData();
+  form.set('message', `please answer ${marker}`);
+  form.set('workspace_context', 'false');
+  const res = await fetch(`${api}/api/v1/chat/stream`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+  const arrivals = new Map<number, number>();
+  if (res.status !== 200 || !res.body) return { arrivals, ok: false, error: `status ${res.status}: ${await res.text()}` };
+  let text = '';
+  let scanned = 0;
+  const decoder = new TextDecoder();
+  for await (const part of res.body) {
+    const now = performance.now();
+    text += decoder.decode(part, { stream: true });
+    for (const m of text.slice(scanned).matchAll(/event: text\.delta\ndata: \{"text":"tok(\d+) "\}/g)) if (!arrivals.has(Number(m[1]))) arrivals.set(Number(m[1]), now);
+    scanned = Math.max(0, text.length - 200);
+  }
+  const ended = text.includes('event: message.end') && !text.includes('event: error');
+  return { arrivals, ok: ended, error: ended ? undefined : text.slice(-300) };
+}
+
+function rssKiB(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+}
+
+async function main(): Promise<void> {
+  const server = provider(Number(args.chunks), Number(args.interval));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const providerUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const db = `bench_chat_${process.pid}`;
+  createDatabase(db);
+  const dataDir = mkdtempSync(join(tmpdir(), 'wao-bench-chat-'));
+  const kernel = await launchKernel({
+    via: 'node', dataDir, logFile: join(dataDir, 'kernel.log'),
+    env: { DATABASE_URL: databaseUrl(db), ADMIN_PASSWORD: 'bench-password-0123', MODEL_BASE_URL_ALLOW: '127.0.0.1', WORKER_WORK_CONCURRENCY: String(Math.min(256, Math.max(4, CONCURRENT))), DATABASE_POOL_MAX: '20' },
+  });
+  try {
+    await waitForStatus(`${kernel.apiUrl}/health/ready`, 200, { proc: kernel.proc, timeoutMs: 120_000 });
+    const login = await (await fetch(`${kernel.apiUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@localhost', password: 'bench-password-0123' }) })).json() as { access_token: string };
+    const token = login.access_token;
+    const key = await fetch(`${kernel.apiUrl}/api/v1/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'bench', provider: 'openai_compatible', base_url: providerUrl, api_key: 'bench-key-0123', default_model: 'bench', is_default: true }) });
+    if (key.status !== 201) throw new Error(`key: ${key.status} ${await key.text()}`);
+
+    for (let i = 0; i < 5; i++) await stream(kernel.apiUrl, token, `m-warm${i}`);
+    const added: number[] = [];
+    let failed = 0;
+    for (let i = 0; i < SEQUENTIAL; i++) {
+      const marker = `m-seq${i}`;
+      const r = await stream(kernel.apiUrl, token, marker);
+      if (!r.ok || !r.arrivals.has(0)) failed++;
+      else added.push(r.arrivals.get(0)! - sentAt.get(`${marker}#0`)!);
+    }
+    console.log(JSON.stringify({ phase: 'one at a time', streams: SEQUENTIAL, failed, added_first_delta_ms: { p50: round(percentile(added, 50), 3), p99: round(percentile(added, 99), 3) } }));
+
+    const idle = rssKiB(kernel.proc.pgid);
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(kernel.proc.pgid))), 100);
+    const started = performance.now();
+    const rampMs = Number(args.ramp) * 1000;
+    const results = await Promise.all(Array.from({ length: CONCURRENT }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, (rampMs * i) / CONCURRENT));
+      return { ...(await stream(kernel.apiUrl, token, `m-par${i}`)), marker: `m-par${i}` };
+    }));
+    clearInterval(sampler);
+    const ok = results.filter((r) => r.ok);
+    const addedParallel = ok.flatMap((r) => [...r.arrivals].map(([i, at]) => at - sentAt.get(`${r.marker}#${i}`)!));
+    const errors = results.filter((r) => !r.ok).map((r) => r.error);
+    console.log(JSON.stringify({
+      phase: 'concurrent', streams: CONCURRENT, failed: errors.length, first_error: errors[0] ?? null, seconds: round((performance.now() - started) / 1000),
+      added_delta_ms: { p50: round(percentile(addedParallel, 50), 3), p99: round(percentile(addedParallel, 99), 3), deltas: addedParallel.length },
+      kernel_rss_mib: { idle: round(idle / 1024), peak: round(peak / 1024) }, kib_per_open_stream: round((peak - idle) / CONCURRENT, 1),
+    }));
+  } finally {
+    await stopAll();
+    server.close();
+    dropDatabase(db);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
