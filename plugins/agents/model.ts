@@ -1,27 +1,12 @@
 import { DataTypes, type Model, type ModelStatic, type Optional, type Sequelize } from 'sequelize';
 import { defineTenantModel } from '../../kernel/tenancy/tenant-model.ts';
+import type { AgentView } from '../../kernel/agents-contract.ts';
 
-export interface AgentAttributes {
-  id: string;
-  entity_id: string;
-  workspace_id: string | null;
-  name: string;
-  description: string;
-  instructions: string;
-  api_key_id: string | null;
-  model: string | null;
-  tools: string[];
-  max_rounds: number;
-  is_master: boolean;
-  status: 'active' | 'disabled';
-  version: number;
-  created_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** The stored row: the contract's view (kernel/agents-contract.ts) with timestamps as dates. */
+export type AgentAttributes = Omit<AgentView, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
 
 type AgentCreation = Optional<AgentAttributes, 'description' | 'instructions' | 'api_key_id' | 'model' | 'tools' | 'is_master' | 'status' | 'version' | 'created_by' | 'created_at' | 'updated_at'>;
-export interface AgentRow extends Model<AgentAttributes, AgentCreation>, AgentAttributes {}
+export type AgentRow = Model<AgentAttributes, AgentCreation> & AgentAttributes;
 
 /** The package's model on the shared Sequelize instance (defined again on each load of the package). */
 export function defineAgentModel(sequelize: Sequelize): ModelStatic<AgentRow> {

@@ -1,6 +1,6 @@
 import { DataTypes, type Model, type ModelStatic, type Optional, type Sequelize } from 'sequelize';
 import { defineTenantModel } from '../../kernel/tenancy/tenant-model.ts';
-import type { PlanStatus, PlanStep } from '../../kernel/agents-contract.ts';
+import type { PlanView } from '../../kernel/agents-contract.ts';
 
 export const GOAL_STATUSES = ['active', 'achieved', 'abandoned'] as const;
 export type GoalStatus = (typeof GOAL_STATUSES)[number];
@@ -33,29 +33,11 @@ export interface GoalAttributes {
 type GoalCreation = Optional<GoalAttributes, 'metrics' | 'status' | 'agent_id' | 'due_at' | 'created_by' | 'version' | 'created_at' | 'updated_at'>;
 export interface GoalRow extends Model<GoalAttributes, GoalCreation>, GoalAttributes {}
 
-export interface PlanAttributes {
-  id: string;
-  entity_id: string;
-  workspace_id: string;
-  goal_id: string | null;
-  task_id: string | null;
-  agent_id: string;
-  run_id: string | null;
-  summary: string;
-  steps: PlanStep[];
-  status: PlanStatus;
-  requires_approval: boolean;
-  decided_by: string | null;
-  decided_at: Date | null;
-  decision_comment: string | null;
-  created_by: string | null;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-}
+/** The stored row: the contract's view (kernel/agents-contract.ts) with timestamps as dates. */
+export type PlanAttributes = Omit<PlanView, 'decided_at' | 'created_at' | 'updated_at'> & { decided_at: Date | null; created_at: Date; updated_at: Date };
 
 type PlanCreation = Optional<PlanAttributes, 'goal_id' | 'task_id' | 'run_id' | 'decided_by' | 'decided_at' | 'decision_comment' | 'created_by' | 'version' | 'created_at' | 'updated_at'>;
-export interface PlanRow extends Model<PlanAttributes, PlanCreation>, PlanAttributes {}
+export type PlanRow = Model<PlanAttributes, PlanCreation> & PlanAttributes;
 
 export interface GoalsModels {
   Goal: ModelStatic<GoalRow>;
