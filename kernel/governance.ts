@@ -10,12 +10,16 @@ export interface Governance {
   rules: GovernanceRule[];
   budget_limits: { monthly_usd?: number; per_run_usd?: number };
   risk_limits: { max_risk_level?: RiskLevel };
+  /** who takes a task created with no assignee: nobody until assigned, or the workspace's master agent */
+  unassigned_tasks: UnassignedTasks;
 }
 
 export const APPROVAL_MODES = ['automatic', 'confirm_changes', 'risk_based', 'follow_default'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 export const RULE_DECISIONS = ['allow', 'ask', 'deny'] as const;
 export type RuleDecision = (typeof RULE_DECISIONS)[number];
+export const UNASSIGNED_TASKS = ['leave', 'master_agent'] as const;
+export type UnassignedTasks = (typeof UNASSIGNED_TASKS)[number];
 export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 
@@ -25,7 +29,7 @@ export interface GovernanceRule {
   decision: RuleDecision;
 }
 
-export const GOVERNANCE_DEFAULTS: Governance = { approval_mode: 'automatic', rules: [], budget_limits: {}, risk_limits: {} };
+export const GOVERNANCE_DEFAULTS: Governance = { approval_mode: 'automatic', rules: [], budget_limits: {}, risk_limits: {}, unassigned_tasks: 'leave' };
 
 /** The stored value with the defaults filled in (unknown stored keys are dropped). */
 export function readGovernance(stored: Record<string, unknown> | null | undefined): Governance {

@@ -101,3 +101,47 @@ test.serial('a prompt-injected call to a denied tool is refused by policy, and t
   const first = kernel.ak.provider.requests.at(-2)!.body as { tools?: { function: { name: string } }[] };
   t.false((first.tools ?? []).some((x) => x.function.name === 'tasks'), 'a denied tool is not even offered to the model');
 });
+
+test.serial('the master agent takes a task created unassigned only when the workspace governance says so', async (t) => {
+  const { agent_id, workspace_id } = await kernel.ak.setup(OWNER, { is_master: true });
+  const left = await kernel.ak.call('/api/v1/tasks', { method: 'POST', token: OWNER, json: { title: 'Nobody yet', workspace_id } });
+  t.is(left.status, 201, left.text);
+  const leftView = await kernel.ak.call(`/api/v1/tasks/${left.body.id}`, { token: OWNER });
+  t.deepEqual(leftView.body.execution_record, [], "by default ('leave') nothing is dispatched");
+  const gov = await kernel.ak.call(`/api/v1/workspaces/${workspace_id}/governance`, { method: 'PUT', token: OWNER, json: { unassigned_tasks: 'master_agent' } });
+  t.is(gov.status, 200, gov.text);
+  t.is(gov.body.unassigned_tasks, 'master_agent');
+  const bad = await kernel.ak.call(`/api/v1/workspaces/${workspace_id}/governance`, { method: 'PUT', token: OWNER, json: { unassigned_tasks: 'someone' } });
+  t.is(bad.status, 422);
+  t.regex(bad.text, /unassigned_tasks/);
+  kernel.ak.provider.replies.push({ text: 'Handled by the master.' });
+  const taken = await kernel.ak.call('/api/v1/tasks', { method: 'POST', token: OWNER, json: { title: 'Anyone?', workspace_id } });
+  t.is(taken.status, 201, taken.text);
+  const done = await kernel.ak.taskReaches(OWNER, taken.body.id, ['completed', 'failed']);
+  t.is(done.status, 'completed');
+  t.is(done.assignee, null, 'the task stays unassigned: the master agent handles it');
+  const executions = await kernel.ak.call(`/api/v1/executions?task_id=${taken.body.id}`, { token: OWNER });
+  t.like(executions.body.items[0], { agent_id, reason: 'unassigned_at_creation', status: 'completed' });
+  const still = await kernel.ak.call(`/api/v1/tasks/${left.body.id}`, { token: OWNER });
+  t.is(still.body.status, left.body.status, 'the earlier task was not picked up after the fact');
+});
+
+test.serial("a person's comment answers the question the run waits on, and the run goes on with it", async (t) => {
+  const { agent_id, workspace_id } = await kernel.ak.setup(OWNER);
+  kernel.ak.provider.replies.push({ text: '', tool_calls: [{ name: 'ask_human', arguments: { question: 'Which colour?' } }] });
+  const created = await kernel.ak.call('/api/v1/tasks', { method: 'POST', token: OWNER, json: { title: 'Paint the door', workspace_id, assignee: { type: 'agent', id: agent_id } } });
+  const waiting = await kernel.ak.taskReaches(OWNER, created.body.id, ['waiting_on_customer', 'failed']);
+  t.is(waiting.status, 'waiting_on_customer');
+  kernel.ak.provider.replies.push({ text: 'Painted it green.' });
+  const comment = await kernel.ak.call(`/api/v1/tasks/${created.body.id}/logs`, { method: 'POST', token: OWNER, json: { body: 'green, please' } });
+  t.is(comment.status, 201, comment.text);
+  const done = await kernel.ak.taskReaches(OWNER, created.body.id, ['completed', 'failed']);
+  t.is(done.status, 'completed');
+  t.is(done.pending_request, null);
+  const answer = (done.execution_record as { kind: string; data: Record<string, unknown> }[]).find((e) => e.kind === 'hitl_response');
+  t.like(answer?.data, { response: 'green, please', log_id: comment.body.id });
+  const last = messagesOf(kernel.ak.provider.requests.at(-1)!);
+  t.regex(JSON.stringify(last.find((m) => m.role === 'tool')?.content), /green, please/);
+  const again = await kernel.ak.call(`/api/v1/tasks/${created.body.id}/hitl-response`, { method: 'POST', token: OWNER, json: { response: 'blue' } });
+  t.is(again.status, 409, 'the question was answered once, by the comment');
+});

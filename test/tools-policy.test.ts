@@ -114,7 +114,7 @@ test('unknown values fail closed', (t) => {
 
 test('readGovernance of a stored value fills the defaults; decideTools decides each tool', (t) => {
   const g = readGovernance({ approval_mode: 'confirm_changes', extra: true });
-  t.deepEqual(g, { approval_mode: 'confirm_changes', rules: [], budget_limits: {}, risk_limits: {} });
+  t.deepEqual(g, { approval_mode: 'confirm_changes', rules: [], budget_limits: {}, risk_limits: {}, unassigned_tasks: 'leave' });
   const map = decideTools(ALL, { bound: ['reader', 'http'], governance: g });
   t.deepEqual(Object.fromEntries([...map].map(([k, v]) => [k, v.decision])), { reader: 'allow', files: 'deny', http: 'ask', shell: 'deny' });
 });

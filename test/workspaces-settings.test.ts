@@ -65,7 +65,7 @@ test('governance defaults to automatic approval with no rules or limits', async 
   const w = await ws.createWorkspace(OWNER);
   const res = await ws.call(`/api/v1/workspaces/${w.id}/governance`, { token: 'member-token' });
   t.is(res.status, 200);
-  t.deepEqual(res.body, { approval_mode: 'automatic', rules: [], budget_limits: {}, risk_limits: {} });
+  t.deepEqual(res.body, { approval_mode: 'automatic', rules: [], budget_limits: {}, risk_limits: {}, unassigned_tasks: 'leave' });
 });
 
 test('owners and admins set governance; members may read but not change it', async (t) => {
@@ -76,6 +76,7 @@ test('owners and admins set governance; members may read but not change it', asy
     rules: [{ tool: 'web_search', decision: 'allow' }, { tool: 'send_email', decision: 'ask' }, { tool: 'shell', decision: 'deny' }],
     budget_limits: { monthly_usd: 200, per_run_usd: 2.5 },
     risk_limits: { max_risk_level: 'medium' },
+    unassigned_tasks: 'master_agent',
   };
   const denied = await ws.call(path, { method: 'PUT', token: 'member-token', json: body });
   t.is(denied.status, 403);
@@ -113,6 +114,6 @@ test('bad governance is refused with the field named, and changes nothing', asyn
     t.is(res.body.code, 'VALIDATION_FAILED');
     t.deepEqual(fieldsOf(res.body), fields, JSON.stringify(body));
   }
-  t.deepEqual((await ws.call(path, { token: OWNER })).body, { approval_mode: 'automatic', rules: [], budget_limits: {}, risk_limits: {} });
+  t.deepEqual((await ws.call(path, { token: OWNER })).body, { approval_mode: 'automatic', rules: [], budget_limits: {}, risk_limits: {}, unassigned_tasks: 'leave' });
   t.is((await ws.call(`/api/v1/workspaces/${w.id}`, { token: OWNER })).body.version, 1);
 });

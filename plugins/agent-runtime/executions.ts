@@ -12,7 +12,7 @@ export const EXECUTION_SCHEMA = {
     conversation_id: { type: ['string', 'null'] },
     workspace_id: { type: ['string', 'null'] },
     status: { type: 'string', enum: RUN_STATUSES },
-    reason: { type: ['string', 'null'], description: 'Why it started: assigned_at_creation, assigned, mention, retry, chat.' },
+    reason: { type: ['string', 'null'], description: 'Why it started: assigned_at_creation, unassigned_at_creation (the master agent took a task created unassigned, as the workspace governance says), assigned, mention, retry, chat.' },
     rounds: { type: 'integer', description: 'Model turns committed so far.' },
     tool_calls: { type: 'integer', description: 'Tool calls committed so far (including one in flight).' },
     pause: { type: ['object', 'null'], description: 'While paused: what it waits for (runtime_approval or question, with the message).' },

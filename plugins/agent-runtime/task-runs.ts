@@ -8,7 +8,7 @@ export interface RunRequested {
   task_id: string;
   workspace_id: string | null;
   agent_id: string | null;
-  reason: 'assigned_at_creation' | 'assigned' | 'mention' | 'retry';
+  reason: 'assigned_at_creation' | 'unassigned_at_creation' | 'assigned' | 'mention' | 'retry';
   dispatch_id: string;
   requested_by: string | null;
   log_id?: string;

@@ -1,8 +1,8 @@
 import { ERRORS } from '../../kernel/errors/catalogue.ts';
-import { APPROVAL_MODES, RISK_LEVELS, RULE_DECISIONS, type Governance } from '../../kernel/governance.ts';
+import { APPROVAL_MODES, RISK_LEVELS, RULE_DECISIONS, UNASSIGNED_TASKS, type Governance } from '../../kernel/governance.ts';
 
 // the types and constants live in the kernel (policy code reads them without importing this package)
-export { APPROVAL_MODES, GOVERNANCE_DEFAULTS, readGovernance, RISK_LEVELS, RULE_DECISIONS } from '../../kernel/governance.ts';
+export { APPROVAL_MODES, GOVERNANCE_DEFAULTS, readGovernance, RISK_LEVELS, RULE_DECISIONS, UNASSIGNED_TASKS } from '../../kernel/governance.ts';
 export type { ApprovalMode, Governance, GovernanceRule, RiskLevel } from '../../kernel/governance.ts';
 
 const usd = { type: 'number', min: 0, max: 1_000_000_000, convert: false, optional: true } as const;
@@ -22,6 +22,7 @@ export const GOVERNANCE_PARAMS = {
   },
   budget_limits: { type: 'object', strict: true, optional: true, props: { monthly_usd: usd, per_run_usd: usd } },
   risk_limits: { type: 'object', strict: true, optional: true, props: { max_risk_level: { type: 'enum', values: [...RISK_LEVELS], optional: true } } },
+  unassigned_tasks: { type: 'enum', values: [...UNASSIGNED_TASKS], optional: true },
 } as const;
 
 export const GOVERNANCE_SCHEMA = {
@@ -34,8 +35,13 @@ export const GOVERNANCE_SCHEMA = {
     },
     budget_limits: { type: 'object', properties: { monthly_usd: { type: 'number', minimum: 0 }, per_run_usd: { type: 'number', minimum: 0 } } },
     risk_limits: { type: 'object', properties: { max_risk_level: { type: 'string', enum: [...RISK_LEVELS] } } },
+    unassigned_tasks: {
+      type: 'string',
+      enum: [...UNASSIGNED_TASKS],
+      description: "Who takes a task created in this workspace with no assignee: 'leave' (nobody until assigned; the default) or 'master_agent' (the workspace's master agent runs on it at once).",
+    },
   },
-  required: ['approval_mode', 'rules', 'budget_limits', 'risk_limits'],
+  required: ['approval_mode', 'rules', 'budget_limits', 'risk_limits', 'unassigned_tasks'],
 };
 
 /** The governance after applying a request; 422 naming the field for what the params cannot check. */

@@ -1,5 +1,6 @@
 import type { Context } from 'moleculer';
 import type { Sequelize, Transaction } from 'sequelize';
+import { readGovernance } from '../../../kernel/governance.ts';
 import { newId } from '../../../kernel/tenancy/ids.ts';
 import { DEFAULT_PRIORITY } from '../domain/constants.ts';
 import { dueDates, type SlaTargets } from '../domain/sla.ts';
@@ -18,7 +19,13 @@ export interface TaskDraft {
 }
 
 /** The row to insert for validated input (no I/O): defaults, the initial status, SLA due dates, an agent's dispatch. */
-export function draftTask(input: TaskFieldInput & { title: string }, createdBy: string | null, slaTargets: SlaTargets | undefined, now: Date): TaskDraft {
+export function draftTask(
+  input: TaskFieldInput & { title: string },
+  createdBy: string | null,
+  slaTargets: SlaTargets | undefined,
+  now: Date,
+  masterTakesUnassigned = false,
+): TaskDraft {
   const status = (input.status ?? DEFAULT_INITIAL_STATUS) as TaskStatus;
   if (!INITIAL_STATUSES.includes(status)) {
     throw invalidField('status', `A task starts in one of: ${INITIAL_STATUSES.join(', ')}; '${status}' is reached by moving it (POST /tasks/{id}/move).`, 'initialStatus');
@@ -43,7 +50,9 @@ export function draftTask(input: TaskFieldInput & { title: string }, createdBy: 
     requester: input.requester ?? null,
     created_by: createdBy,
   };
-  const execution = input.assignee?.type === 'agent' ? [dispatchEntry(input.assignee.id, 'assigned_at_creation')] : [];
+  const execution = input.assignee?.type === 'agent'
+    ? [dispatchEntry(input.assignee.id, 'assigned_at_creation')]
+    : !input.assignee && masterTakesUnassigned ? [dispatchEntry(null, 'unassigned_at_creation')] : [];
   return { task, execution };
 }
 
@@ -59,9 +68,16 @@ export async function createTask(
   const now = opts.now ?? new Date();
   if (input.deadline) parseDate('deadline', input.deadline);
   const checked = opts.checked ?? (await checkRefs(ctx, db, entityId, input));
-  const draft = draftTask(input, actor.type === 'user' ? actor.id : null, checked.slaTargets, now);
+  const masterTakes = !input.assignee && !!input.workspace_id && (await masterTakesUnassigned(ctx, input.workspace_id));
+  const draft = draftTask(input, actor.type === 'user' ? actor.id : null, checked.slaTargets, now, masterTakes);
   const row = await insertTask(db, entityId, draft.task, { actor, execution: draft.execution }, now, opts.transaction);
   return { row, execution: draft.execution };
+}
+
+/** Whether the workspace's governance hands tasks created unassigned to its master agent. */
+async function masterTakesUnassigned(ctx: Context, workspaceId: string): Promise<boolean> {
+  const stored = await ctx.call<Record<string, unknown> | null, { workspace_id: string }>('workspaces.getGovernance', { workspace_id: workspaceId });
+  return readGovernance(stored).unassigned_tasks === 'master_agent';
 }
 
 /** Once committed: task.created, and the run start of an agent assigned at creation. */

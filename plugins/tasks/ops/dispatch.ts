@@ -12,7 +12,7 @@ import { emitAfterCommit } from '../service.ts';
 
 export const TASK_RUN_REQUESTED = 'task.run.requested';
 
-export type DispatchReason = 'assigned_at_creation' | 'mention' | 'retry' | 'assigned';
+export type DispatchReason = 'assigned_at_creation' | 'unassigned_at_creation' | 'mention' | 'retry' | 'assigned';
 
 /** `agentId` null: the master agent. */
 export function dispatchEntry(agentId: string | null, reason: DispatchReason, extra: Record<string, unknown> = {}): ExecutionEntryInput {

@@ -28,9 +28,10 @@ export function pendingRequestOf(row: TaskRow, kind: PendingRequest['kind'], req
   return pending;
 }
 
-export function answerHitl(row: TaskRow, requestId: string | undefined, response: string, actor: Actor, now: Date): Decision {
+/** `logId`: the comment that answered, when a comment did (else the hitl-response route). */
+export function answerHitl(row: TaskRow, requestId: string | undefined, response: string, actor: Actor, now: Date, logId?: string): Decision {
   const pending = pendingRequestOf(row, 'hitl', requestId);
-  const answer = { request_id: pending.id, run_id: pending.run_id ?? null, response, answered_by: actor, answered_at: now.toISOString() };
+  const answer = { request_id: pending.id, run_id: pending.run_id ?? null, response, answered_by: actor, answered_at: now.toISOString(), ...(logId ? { log_id: logId } : {}) };
   return {
     action: 'hitl_response',
     set: { pending_request: null },
