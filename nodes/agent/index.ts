@@ -59,6 +59,14 @@ function answerOf(result: LoopResult, agentId: string | null): unknown {
       return { output: { text: result.text, rounds: result.rounds, tool_calls: result.tool_calls, usage: result.usage, stop_reason: result.stop_reason, agent_id: agentId } };
     case 'approval':
       return { runtime_approval_required: { reason: result.reason, action: result.call.name, details: { tool_call: result.call, round: result.round } } };
+    case 'plan':
+      return {
+        runtime_approval_required: {
+          reason: `The agent proposed a plan that needs a person's approval: ${result.plan.summary}`.slice(0, 4000),
+          action: 'propose_plan',
+          details: { plan_id: result.plan.id, steps: result.plan.steps.map((s) => s.title), tool_call: result.call, round: result.round },
+        },
+      };
     case 'question':
       return { question: { text: result.text, details: { call_id: result.call.id, round: result.round } } };
     case 'round_cap':

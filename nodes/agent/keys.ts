@@ -9,6 +9,11 @@ export function toolKey(round: number, index: number): string {
   return `r${String(round).padStart(4, '0')}.tool.${index}`;
 }
 
+/** Where a `propose_plan` call keeps the id of the plan it stored (not counted as a tool call). */
+export function planKey(round: number, index: number): string {
+  return `r${String(round).padStart(4, '0')}.plan.${index}`;
+}
+
 /** The built-in question tool: the run parks until a person answers (a task waits on its customer). */
 export const ASK_HUMAN = 'ask_human';
 

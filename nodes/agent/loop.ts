@@ -1,7 +1,9 @@
 import type { Checkpoint, DurableAnswer, DurableDecision } from '../../kernel/nodes/durable.ts';
 import type { GenerateMessage, GenerateResult, ToolCall, ToolSpec } from '../../kernel/models-generate-contract.ts';
 import type { ToolPolicyVerdict } from '../../kernel/tools-contract.ts';
-import { ASK_HUMAN, ASK_HUMAN_SPEC, modelKey, toolKey } from './keys.ts';
+import type { PlanView } from '../../kernel/agents-contract.ts';
+import { ASK_HUMAN, ASK_HUMAN_SPEC, modelKey, planKey, toolKey } from './keys.ts';
+import { afterProposal, PLAN_TOOL_SPECS, PROPOSE_PLAN, proposePlanStep, UPDATE_PLAN_STEP, updatePlanStep, type PlanPort } from './plan-tools.ts';
 
 /** What one tool call ended with, as the model is told (and as its checkpoint stores it). */
 export interface ToolOutcome {
@@ -22,6 +24,8 @@ export interface AgentPort {
   runTool(name: string, args: Record<string, unknown>, call: ToolCall, approval: DurableDecision | undefined): Promise<ToolOutcome>;
   /** the task's execution record (best effort) */
   record(entries: { kind: 'plan_step' | 'tool_call' | 'note'; data: Record<string, unknown> }[]): Promise<void>;
+  /** the plans package, when this run may propose plans (a task run of a workspace agent) */
+  plans?: PlanPort;
 }
 
 export interface LoopInput {
@@ -38,6 +42,7 @@ export type LoopResult =
   | { kind: 'done'; text: string; rounds: number; usage: { input_tokens: number; output_tokens: number }; tool_calls: number; stop_reason: 'stop' | 'interrupted' }
   | { kind: 'approval'; call: ToolCall; round: number; reason: string }
   | { kind: 'question'; call: ToolCall; round: number; text: string }
+  | { kind: 'plan'; call: ToolCall; round: number; plan: PlanView }
   | { kind: 'round_cap'; rounds: number; text: string };
 
 /**
@@ -52,7 +57,9 @@ export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<L
   const usage = { input_tokens: 0, output_tokens: 0 };
   let decision = input.decision;
   let toolCalls = 0;
-  const tools = [...input.tools, ASK_HUMAN_SPEC];
+  const tools = [...input.tools, ASK_HUMAN_SPEC, ...(port.plans ? PLAN_TOOL_SPECS : [])];
+  // the run's current plan: the last proposal that was approved
+  const plan: { id?: string } = {};
   for (let round = 1; ; round++) {
     let turn = done.get(modelKey(round))?.output as GenerateResult | undefined;
     if (!turn) {
@@ -72,7 +79,7 @@ export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<L
       const key = toolKey(round, index);
       let outcome = done.get(key)?.output as ToolOutcome | undefined;
       if (!outcome) {
-        const step = await callTool(port, call, decision, round, key);
+        const step = await callTool(port, call, decision, round, key, { proposed: done.get(planKey(round, index)), proposedKey: planKey(round, index), plan });
         if ('park' in step) return step.park;
         if (step.usedDecision) decision = undefined;
         outcome = step.outcome;
@@ -82,6 +89,7 @@ export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<L
         await port.record([{ kind: 'tool_call', data: { round, name: call.name, arguments: call.arguments, ok: outcome.ok, error: outcome.error ?? null } }]);
         if (answer.stop) return finished(turn.text, round, usage, undefined, toolCalls + 1, 'interrupted');
       }
+      if (call.name === PROPOSE_PLAN && outcome.ok) plan.id = (outcome.output as { plan_id?: string } | null)?.plan_id;
       toolCalls++;
       messages.push({ role: 'tool', tool_call_id: call.id, tool_name: call.name, content: outcome.ok ? (outcome.output ?? null) : { error: outcome.error }, is_error: !outcome.ok });
     }
@@ -106,10 +114,35 @@ function finished(text: string, round: number, usage: { input_tokens: number; ou
 
 type CallStep = { outcome: ToolOutcome; usedDecision: boolean } | { park: LoopResult };
 
-/** One tool call not made yet: the question tool, policy (deny, ask, allow), then the tool itself. */
-async function callTool(port: AgentPort, call: ToolCall, decision: DurableDecision | undefined, round: number, key: string): Promise<CallStep> {
+/** A built-in plan tool: stored and committed before the answer, parked while a person decides. */
+async function callPlanTool(port: AgentPort, plans: PlanPort, call: ToolCall, args: Record<string, unknown>, decision: DurableDecision | undefined, round: number, state: CallState): Promise<CallStep> {
+  if (call.name === UPDATE_PLAN_STEP) {
+    const outcome = await updatePlanStep(plans, state.plan.id, args);
+    if (outcome.ok) await port.record([{ kind: 'plan_step', data: { plan_id: state.plan.id, index: args.index, status: args.status } }]);
+    return { outcome, usedDecision: false };
+  }
+  let step = await proposePlanStep(plans, args, state.proposed, decision);
+  if ('stored' in step) {
+    const stored = step.stored;
+    await port.checkpoint(state.proposedKey, 'completed', { plan_id: stored.id }, { events: [{ type: 'agent.plan.proposed', data: { round, call_id: call.id, plan_id: stored.id, status: stored.status } }] });
+    step = afterProposal(stored);
+  }
+  if ('park' in step) return { park: { kind: 'plan', call, round, plan: step.park } };
+  return { outcome: step.outcome, usedDecision: step.usedDecision };
+}
+
+interface CallState {
+  /** a `propose_plan` call's record of the plan it stored, when an earlier invocation did */
+  proposed: Checkpoint | undefined;
+  proposedKey: string;
+  plan: { id?: string };
+}
+
+/** One tool call not made yet: the question tool, the plan tools, policy (deny, ask, allow), then the tool itself. */
+async function callTool(port: AgentPort, call: ToolCall, decision: DurableDecision | undefined, round: number, key: string, state: CallState): Promise<CallStep> {
   if (call.arguments_error) return { outcome: { ok: false, error: { message: `The arguments were not valid JSON: ${call.arguments_error}`, code: 'INVALID_ARGUMENTS' } }, usedDecision: false };
   const args = (call.arguments && typeof call.arguments === 'object' && !Array.isArray(call.arguments) ? call.arguments : {}) as Record<string, unknown>;
+  if (port.plans && (call.name === PROPOSE_PLAN || call.name === UPDATE_PLAN_STEP)) return callPlanTool(port, port.plans, call, args, decision, round, state);
   if (call.name === ASK_HUMAN) {
     if (decision?.decision === 'answer') return { outcome: { ok: true, output: { answer: decision.answer ?? '' }, decided_by: decision.decided_by }, usedDecision: true };
     const text = typeof args.question === 'string' && args.question.trim() ? args.question.slice(0, 4000) : 'The agent needs more information to go on.';

@@ -6,7 +6,9 @@ import { TOOL_SERVICE_PREFIX, type ToolDeclaration } from '../../kernel/tools-co
 import { listTools } from '../../kernel/tools/registry.ts';
 import { decideTool } from '../../kernel/tools/policy.ts';
 import { readGovernance, type Governance } from '../../kernel/governance.ts';
+import { PLANS_PROPOSE_ACTION, PLANS_UPDATE_STEP_ACTION, type PlanProposeParams, type PlanUpdateStepParams, type PlanView } from '../../kernel/agents-contract.ts';
 import type { AgentPort, ToolOutcome } from './loop.ts';
+import type { PlanPort } from './plan-tools.ts';
 import { loopSink, type LoopPhase } from './profile.ts';
 
 export interface PortScope {
@@ -76,6 +78,8 @@ export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
   };
 
   return {
+    plans: scope.task_id && scope.agent_id && scope.workspace_id && plansLoaded(ctx) ? planPort(ctx, scope, meta) : undefined,
+
     modelTurn: (req) => measured('model', scope.run_id, () => modelTurn(req)),
 
     checkpoint(key, status, output, opts = {}) {
@@ -114,5 +118,33 @@ export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
         .call('task-runs.record', { entity_id: scope.entity_id, task_id: scope.task_id, agent_id: scope.agent_id, run_id: scope.run_id, entries }, { meta })
         .catch((err: Error) => ctx.broker.logger.warn({ err, task_id: scope.task_id }, 'could not append to the task execution record'));
     },
+  };
+}
+
+/** Whether a node serves plans (plugins/goals); without it a run offers no plan tools. */
+function plansLoaded(ctx: Context): boolean {
+  const actions = (ctx.broker.registry as unknown as { actions: { isAvailable(name: string): boolean } }).actions;
+  return actions.isAvailable(PLANS_PROPOSE_ACTION);
+}
+
+/** Plans of a task run (plugins/goals), proposed by the run's agent for its task. */
+function planPort(ctx: Context, scope: PortScope, meta: Record<string, unknown>): PlanPort {
+  const get = (planId: string) => ctx.call<PlanView, { plan_id: string }>('plans.get', { plan_id: planId }, { meta });
+  return {
+    propose: (summary, steps) =>
+      ctx.call<PlanView, PlanProposeParams>(PLANS_PROPOSE_ACTION, { workspace_id: scope.workspace_id!, task_id: scope.task_id, agent_id: scope.agent_id!, run_id: scope.run_id, summary, steps }, { meta }),
+    get,
+    async decide(planId, decision) {
+      const verb = decision.decision === 'approve' ? 'approve' : 'reject';
+      const asDecider = { meta: { user: { id: decision.decided_by, entity_id: scope.entity_id, role: 'member' } } };
+      try {
+        return await ctx.call<PlanView, { plan_id: string; comment?: string }>(`plans.${verb}`, { plan_id: planId, ...(decision.comment ? { comment: decision.comment } : {}) }, asDecider);
+      } catch (err) {
+        // decided meanwhile through its own route: the plan as it is now is the answer
+        if ((err as { code?: number }).code === 409) return get(planId);
+        throw err;
+      }
+    },
+    updateStep: (planId, index, status) => ctx.call<PlanView, PlanUpdateStepParams>(PLANS_UPDATE_STEP_ACTION, { plan_id: planId, index, status }, { meta }),
   };
 }

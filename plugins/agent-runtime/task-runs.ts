@@ -1,5 +1,5 @@
 import type { Context, ServiceBroker } from 'moleculer';
-import { AGENTS_MASTER_ACTION, AGENTS_RESOLVE_ACTION, type AgentView } from '../../kernel/agents-contract.ts';
+import { AGENTS_MASTER_ACTION, AGENTS_RESOLVE_ACTION, type AgentView, type PlanEventPayload } from '../../kernel/agents-contract.ts';
 import { WORKFLOWS_DECIDE_ACTION, WORKFLOWS_START_INTERNAL_RUN_ACTION, type RunSettled } from '../../kernel/nodes/durable.ts';
 
 /** `task.run.requested` as plugins/tasks emits it (ops/dispatch.ts). */
@@ -31,7 +31,10 @@ export function taskPrompt(task: TaskView, reason: RunRequested['reason']): stri
   const lines = [`You are working on the task "${task.title}" (priority ${task.priority} of 5, status ${task.status}).`];
   if (task.description) lines.push('', task.description);
   if (reason === 'retry') lines.push('', 'An earlier attempt failed; try again.');
-  lines.push('', 'Do the work with the tools you have. When you are done, answer with a short report of what you did. If you cannot go on without information only a person has, use ask_human.');
+  lines.push(
+    '',
+    'Do the work with the tools you have. For work of several steps, first propose your plan with propose_plan and follow it once approved, marking each step with update_plan_step. When you are done, answer with a short report of what you did. If you cannot go on without information only a person has, use ask_human.',
+  );
   return lines.join('\n');
 }
 
@@ -108,4 +111,22 @@ export async function resumeFromTask(ctx: Context, p: { entity_id: string; run_i
   const who = p.decided_by?.id ?? p.answered_by?.id ?? null;
   const params = p.response !== undefined ? { run_id: p.run_id, decision: 'answer', answer: p.response } : { run_id: p.run_id, decision: p.decision, ...(p.comment ? { comment: p.comment } : {}) };
   await ctx.call(WORKFLOWS_DECIDE_ACTION, params, asUser(p.entity_id, who));
+}
+
+/**
+ * A person decided a plan through its own route (`POST /plans/{id}/approve|reject`): the run that
+ * proposed it goes on. A task run's decision goes through the task's approval request, so the
+ * task and the run agree; a run without a task is decided directly.
+ */
+export async function resumeFromPlan(ctx: Context, p: PlanEventPayload): Promise<void> {
+  if (p.automatic || !p.run_id || !p.decided_by) return;
+  const decision = p.status === 'approved' ? 'approve' : 'reject';
+  const opts = asUser(p.entity_id, p.decided_by);
+  if (p.task_id) {
+    const task = await ctx.call<TaskView, { id: string }>('tasks.get', { id: p.task_id }, opts);
+    if (task.pending_request?.kind !== 'approval' || task.pending_request.run_id !== p.run_id) return;
+    await ctx.call('task-runs.approval', { id: p.task_id, request_id: task.pending_request.id, decision, ...(p.comment ? { comment: p.comment } : {}) }, opts);
+    return;
+  }
+  await ctx.call(WORKFLOWS_DECIDE_ACTION, { run_id: p.run_id, decision, ...(p.comment ? { comment: p.comment } : {}) }, opts);
 }
