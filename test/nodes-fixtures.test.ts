@@ -36,6 +36,7 @@ for (const { node, file, fixture } of nodeFixtures(join(import.meta.dirname, '..
       t.true(started.status === 200 || started.status === 202, started.text);
       const done = await runUntil(k, TOKEN, started.body.run_id ?? started.body.id, ['completed', 'failed', 'paused']);
       const label = `run ${i + 1}`;
+      t.log(label, done.steps.map((s: { step_id: string; status: string }) => `${s.step_id}:${s.status}`).join(' '));
       t.is(done.status, run.expect.status, `${label}: ${JSON.stringify(done.error)}`);
       if ('output' in run.expect) t.deepEqual(done.output, run.expect.output, `${label} output`);
       for (const [stepId, want] of Object.entries(run.expect.steps ?? {})) {

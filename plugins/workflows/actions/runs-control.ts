@@ -1,3 +1,4 @@
+import { logicalStepId } from '../engine/loops.ts';
 import type { Context } from 'moleculer';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
 import { identityOf } from '../../../kernel/tenancy/identity.ts';
@@ -65,7 +66,7 @@ export const resumeRun: WorkflowsAction = {
     if (!waiting) throw ERRORS.VALIDATION_FAILED(`Step '${stepId}' is not waiting.`, [{ field: 'step_id', message: `Step '${stepId}' of this run is not waiting.`, type: 'notWaiting' }]);
     const pause = (waiting.directive?.pause ?? row.pause) as PauseInfo;
     if (!row.snapshot) throw missingSnapshot(row);
-    const step = row.snapshot.steps.find((s) => s.id === stepId);
+    const step = row.snapshot.steps.find((s) => s.id === logicalStepId(stepId));
     if (!step) throw ERRORS.NOT_FOUND(`No step '${stepId}' in this run's snapshot.`, { resource: 'workflow_step', id: stepId });
     if (pause.kind === 'question') {
       if (who.id !== row.owner_id) throw WORKFLOWS_ERR.NOT_RUN_OWNER('Only the owner of this run can answer its question.', { run_id: row.id });

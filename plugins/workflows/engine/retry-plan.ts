@@ -1,5 +1,6 @@
 import { RunPlan } from './plan.ts';
 import { referencedSteps } from './templates.ts';
+import { logicalStepId } from './loops.ts';
 import { SNAPSHOT_FORMAT, type Snapshot } from '../store/definitions.ts';
 import type { ReceiptRow, RunRow } from '../store/run-types.ts';
 
@@ -65,8 +66,9 @@ export function planRetry(run: RunRow, receipts: ReceiptRow[], fromStepId: strin
       }
     }
   }
+  // a loop iteration's receipts (`<step>@<i>`) go with their step
   const carried = receipts
-    .filter((r) => !invalid.has(r.step_id) && settled(r))
+    .filter((r) => !invalid.has(logicalStepId(r.step_id)) && settled(r))
     .map((r) => ({ ...r, carried_from: r.carried_from ?? run.id }));
   return { snapshot: snap, from, invalidated: [...invalid], carried };
 }
