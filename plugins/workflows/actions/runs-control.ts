@@ -115,7 +115,7 @@ export const retryRun: WorkflowsAction = {
     const who = identityOf(ctx);
     const row = await this.runQueries.get(who.entity_id, ctx.params.run_id);
     const receipts = await this.runQueries.receipts(row.id);
-    const plan = planRetry(row, receipts, ctx.params.from_step_id, (type) => this.nodeTypes.get(type) !== undefined);
+    const plan = planRetry(row, receipts, ctx.params.from_step_id, (type) => this.nodeTypes.get(type) !== undefined, (type) => Boolean(this.nodeTypes.get(type)?.description.loop));
     if ('kind' in plan) {
       switch (plan.kind) {
         case 'not_failed': throw WORKFLOWS_ERR.RETRY_REFUSED(`Only a failed run can be retried; this one is ${plan.status}.`, { run_id: row.id, status: plan.status });
