@@ -33,7 +33,14 @@ export interface NodeTypeDeclaration<S = Record<string, unknown>> {
   uncertain_effect: boolean | { config_key: string; values: string[] };
   /** a durable node: commits its own checkpoints within the step (kernel/nodes/durable.ts) */
   checkpoints?: boolean;
+  /** what running the step does outside the run: nothing, something a repeat does not change, or something a repeat does again */
+  side_effect?: NodeSideEffect;
+  /** the error codes a failed step of this type records, with when (docs/nodes.md lists them) */
+  failures?: Record<string, string>;
 }
+
+export const NODE_SIDE_EFFECTS = ['none', 'idempotent', 'non_idempotent'] as const;
+export type NodeSideEffect = (typeof NODE_SIDE_EFFECTS)[number];
 
 /**
  * The service of a node type whose `execute` needs only its params: named `node.<type>`, the

@@ -1,4 +1,4 @@
-import { decide, OPERATORS } from './decide.ts';
+import { decide, OPERATORS } from '../../kernel/nodes/decide.ts';
 import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 /**

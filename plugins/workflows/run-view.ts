@@ -1,3 +1,4 @@
+import { logicalStepId } from './engine/loops.ts';
 import { scrub, secretValues, summarise } from './engine/sanitize.ts';
 import type { ReceiptRow, RunRow } from './store/run-types.ts';
 
@@ -64,10 +65,11 @@ export function runDetail(row: RunRow, receipts: ReceiptRow[], maxOutputBytes: n
     const finished = r.finished_at ? new Date(r.finished_at).getTime() : null;
     return {
       step_id: r.step_id,
-      type: typeOf.get(r.step_id) ?? null,
+      type: typeOf.get(logicalStepId(r.step_id)) ?? null,
       status: r.status,
       attempt: r.attempt,
-      input: clean(r.input ?? inputOf(r.step_id)),
+      // a loop iteration's receipt (`<step>@<i>`): its parents' outputs of that iteration are not kept apart
+      input: clean(r.input ?? (r.step_id === logicalStepId(r.step_id) ? inputOf(r.step_id) : null)),
       output: clean(r.output),
       error: r.error ?? null,
       taken: r.taken ?? null,

@@ -31,7 +31,7 @@ export const runNode: WorkflowsAction = {
     if (problems.length) throw ERRORS.VALIDATION_FAILED('The config does not match the node type schema.', problems.map((p) => ({ field: `config${p.path ? `.${p.path}` : ''}`, message: `config${p.path ? `.${p.path}` : ''} ${p.message}`, type: 'bad_config' })));
     const config = resolveTemplates(ctx.params.config, { outputs: new Map(), stepIds: new Set(), variables: ctx.params.variables ?? {}, trigger: ctx.params.input ?? null }) as Record<string, unknown>;
     try {
-      const { result, executeMs } = await callNode(this.broker, entry, { config, input: ctx.params.input ?? null, inputs: {}, context: { run_id: '', step_id: 'run-node', entity_id: entityOf(ctx), workspace_id: null, attempt: 1 } }, config.timeout);
+      const { result, executeMs } = await callNode(this.broker, entry, { config, input: ctx.params.input ?? null, inputs: {}, context: { run_id: '', step_id: 'run-node', entity_id: entityOf(ctx), workspace_id: null, workflow_id: '', binding_id: null, attempt: 1 } }, config.timeout);
       return { type: ctx.params.type, output: result.output ?? null, next: result.next ?? null, pause: result.pause ?? null, finish: result.finish ?? null, respond: result.respond ?? null, execute_ms: Math.round(executeMs * 1000) / 1000 };
     } catch (err) {
       const e = err as { message?: string; name?: string };

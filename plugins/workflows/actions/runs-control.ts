@@ -1,3 +1,4 @@
+import { logicalStepId } from '../engine/loops.ts';
 import type { Context } from 'moleculer';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
 import { identityOf } from '../../../kernel/tenancy/identity.ts';
@@ -65,7 +66,7 @@ export const resumeRun: WorkflowsAction = {
     if (!waiting) throw ERRORS.VALIDATION_FAILED(`Step '${stepId}' is not waiting.`, [{ field: 'step_id', message: `Step '${stepId}' of this run is not waiting.`, type: 'notWaiting' }]);
     const pause = (waiting.directive?.pause ?? row.pause) as PauseInfo;
     if (!row.snapshot) throw missingSnapshot(row);
-    const step = row.snapshot.steps.find((s) => s.id === stepId);
+    const step = row.snapshot.steps.find((s) => s.id === logicalStepId(stepId));
     if (!step) throw ERRORS.NOT_FOUND(`No step '${stepId}' in this run's snapshot.`, { resource: 'workflow_step', id: stepId });
     if (pause.kind === 'question') {
       if (who.id !== row.owner_id) throw WORKFLOWS_ERR.NOT_RUN_OWNER('Only the owner of this run can answer its question.', { run_id: row.id });
@@ -114,7 +115,7 @@ export const retryRun: WorkflowsAction = {
     const who = identityOf(ctx);
     const row = await this.runQueries.get(who.entity_id, ctx.params.run_id);
     const receipts = await this.runQueries.receipts(row.id);
-    const plan = planRetry(row, receipts, ctx.params.from_step_id, (type) => this.nodeTypes.get(type) !== undefined);
+    const plan = planRetry(row, receipts, ctx.params.from_step_id, (type) => this.nodeTypes.get(type) !== undefined, (type) => Boolean(this.nodeTypes.get(type)?.description.loop));
     if ('kind' in plan) {
       switch (plan.kind) {
         case 'not_failed': throw WORKFLOWS_ERR.RETRY_REFUSED(`Only a failed run can be retried; this one is ${plan.status}.`, { run_id: row.id, status: plan.status });

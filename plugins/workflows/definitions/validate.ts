@@ -1,5 +1,6 @@
 import { validateJsonSchema } from '../../../kernel/json-schema/validate.ts';
 import type { NodeTypeDescription } from '../engine/node-types.ts';
+import { loopProblems } from './loop-rules.ts';
 
 export interface StepDefinition {
   id: string;
@@ -53,7 +54,7 @@ export function configProblems(desc: NodeTypeDescription, config: Record<string,
   return [...validateJsonSchema(TIMEOUT_SCHEMA, timeout, 'timeout'), ...validateJsonSchema(desc.config_schema, rest)];
 }
 
-/** Cycles (as step id lists) not passing through a loop construct. */
+/** Cycles (as step id lists) not passing through a loop construct (whose one allowed cycle loop-rules.ts shapes). */
 function cycles(steps: StepDefinition[], isLoop: (s: StepDefinition) => boolean): string[][] {
   const byId = new Map(steps.map((s) => [s.id, s]));
   const state = new Map<string, 'visiting' | 'done'>();
@@ -114,7 +115,9 @@ export function definitionProblems(body: DefinitionBody, typeOf: (type: string) 
   if (entries.length > 1) {
     for (const id of entries) problems.push({ field: `steps.${id}.type`, message: `The workflow needs exactly one entry step; it has ${entries.length}: ${entries.join(', ')}.`, type: 'multiple_entries', step_id: id });
   }
-  for (const cycle of cycles(body.steps, (s) => Boolean(typeOf(s.type)?.loop))) {
+  const isLoop = (s: StepDefinition) => Boolean(typeOf(s.type)?.loop);
+  problems.push(...loopProblems(body.steps, isLoop));
+  for (const cycle of cycles(body.steps, isLoop)) {
     for (const id of cycle) problems.push({ field: `steps.${id}.next`, message: `Step '${id}' is on a cycle (${[...cycle, cycle[0]].join(' -> ')}) that passes through no loop construct.`, type: 'cycle', step_id: id });
   }
   if (body.trigger_type !== undefined && !(TRIGGER_TYPES as readonly string[]).includes(body.trigger_type)) {

@@ -6,6 +6,7 @@ import type { TemplateScope } from './templates.ts';
 import type { LiveEvent } from './live-events.ts';
 import type { EngineProfile } from './profile.ts';
 import { nowIso } from './clock.ts';
+import { iterationOf, iterationView, logicalStepId, LOOP_DONE, loopBodiesOf, LoopState, type LoopBase } from './loops.ts';
 import { CHECKPOINT_SEPARATOR, type Checkpoint, type CheckpointParams, type DurableAnswer } from '../../../kernel/nodes/durable.ts';
 import type { Approval, Commit, PauseInfo, ReceiptRow, RunEvent, RunnableRun, RunRow, RunStatus, SavedInvocation } from '../store/run-types.ts';
 
@@ -58,6 +59,8 @@ export function entryStepOf(run: RunnableRun, nodeTypes: NodeTypeRegistry): stri
  */
 export class RunExecutor {
   private readonly plan: RunPlan;
+  /** the run's loops (undefined when it has none: the common case pays nothing) */
+  private readonly loops?: LoopState;
   private readonly receipts = new Map<string, ReceiptRow>();
   /** durable nodes' checkpoints by their full receipt id, in commit order */
   private readonly checkpoints = new Map<string, ReceiptRow>();
@@ -75,7 +78,9 @@ export class RunExecutor {
   private readonly stepDeps: StepRunnerDeps;
 
   constructor(private readonly run: RunnableRun, existing: ReceiptRow[], private readonly deps: ExecutorDeps) {
-    this.plan = RunPlan.of(run.snapshot.steps, entryStepOf(run, deps.nodeTypes));
+    const bodies = loopBodiesOf(run.snapshot.steps, (s) => Boolean(deps.nodeTypes.get(s.type)?.description.loop));
+    this.plan = RunPlan.of(run.snapshot.steps, entryStepOf(run, deps.nodeTypes), bodies);
+    if (bodies.size) this.loops = new LoopState(this.plan.steps, bodies);
     for (const r of existing) this.remember(r);
     this.stepDeps = {
       broker: deps.broker,
@@ -142,8 +147,51 @@ export class RunExecutor {
       this.checkpoints.set(r.step_id, r);
       return;
     }
+    if (this.loops && iterationOf(r.step_id) !== undefined) {
+      this.rememberIteration(r);
+      return;
+    }
     this.receipts.set(r.step_id, r);
     if (r.status === 'completed' || r.status === 'reconciled' || r.status === 'skipped') this.outputs.set(r.step_id, r.output);
+    if (this.loops?.bodies.has(r.step_id)) this.showLoop(r.step_id);
+  }
+
+  /** A loop step's output as templates and its body read it: the current iteration's element(s), or, once done, every result. */
+  private showLoop(loopId: string): void {
+    const own = this.receipts.get(loopId);
+    if (own?.status !== 'completed' || own.directive?.loop === LOOP_DONE) return;
+    const base = own.output as LoopBase;
+    if (this.loops!.current(loopId) < base.iterations) this.outputs.set(loopId, iterationView(base, this.loops!.current(loopId)));
+  }
+
+  /** A receipt of one iteration: a loop's iteration receipt moves it on; a body step's counts for the current iteration only. */
+  private rememberIteration(r: ReceiptRow): void {
+    const id = logicalStepId(r.step_id);
+    const i = iterationOf(r.step_id)!;
+    const loops = this.loops!;
+    if (loops.bodies.has(id)) {
+      for (const cleared of loops.finishIteration(id, i, r.output, this.receipts.get(id)?.output as LoopBase | undefined)) {
+        this.receipts.delete(cleared);
+        this.outputs.delete(cleared);
+      }
+      this.showLoop(id);
+      return;
+    }
+    const loop = loops.loopOf(id);
+    if (loop === undefined || loops.current(loop) !== i) return;
+    this.remember({ ...r, step_id: id });
+  }
+
+  /** Receipts as stored: a body step's under its iteration (its pause names that receipt, so a resume finds it). */
+  private stored(receipts: ReceiptRow[]): ReceiptRow[] {
+    const loops = this.loops;
+    if (!loops) return receipts;
+    return receipts.map((r) => {
+      const id = iterationOf(r.step_id) === undefined ? loops.storedId(r.step_id) : r.step_id;
+      if (id === r.step_id) return r;
+      const pause = r.directive?.pause as PauseInfo | undefined;
+      return { ...r, step_id: id, directive: pause ? { ...r.directive, pause: { ...pause, step_id: id } } : r.directive };
+    });
   }
 
   private scope(): TemplateScope {
@@ -187,7 +235,7 @@ export class RunExecutor {
   }
 
   private typeOf(stepId: string): string {
-    return this.plan.steps.get(stepId)?.type ?? '';
+    return this.plan.steps.get(this.loops ? logicalStepId(stepId) : stepId)?.type ?? '';
   }
 
   private events(receipts: ReceiptRow[]): RunEvent[] {
@@ -197,7 +245,7 @@ export class RunExecutor {
       if (r.status === 'skipped') out.push({ type: 'step.skipped', data: { step_id: r.step_id } });
       else if (r.status === 'running') out.push({ type: 'step.started', data: { step_id: r.step_id, type: this.typeOf(r.step_id), uncertain: true } });
       else {
-        if (!this.receipts.has(r.step_id)) out.push({ type: 'step.started', data: { step_id: r.step_id, type: this.typeOf(r.step_id), started_at: r.started_at } });
+        if (!this.receipts.has(this.loops ? logicalStepId(r.step_id) : r.step_id)) out.push({ type: 'step.started', data: { step_id: r.step_id, type: this.typeOf(r.step_id), started_at: r.started_at } });
         out.push({ type: 'step.finished', data: { step_id: r.step_id, status: r.status, finished_at: r.finished_at, error: r.error ?? undefined } });
       }
     }
@@ -231,10 +279,16 @@ export class RunExecutor {
   // a method, not a closure made per commit (see stepDeps)
   private async commitNow(receipts: ReceiptRow[], opts: CommitOptions): Promise<boolean> {
     if (this.outcome) return false;
+    this.loops?.markEmptyDone(receipts);
     const view = new Map<string, PlanReceipt>(this.receipts);
     for (const r of receipts) view.set(r.step_id, r);
     const skips = opts.markerOnly || !this.mayDecideSkips(receipts) ? [] : this.cascadeSkips(view);
-    const all = [...receipts, ...skips];
+    let all = [...receipts, ...skips];
+    if (this.loops) {
+      const ends = opts.markerOnly ? [] : this.loops.iterationEnds(view as Map<string, ReceiptRow>, nowIso());
+      all = this.stored(all);
+      if (ends.length) all.push(...ends, ...this.stored(this.cascadeSkips(view)));
+    }
     const events = this.events(all);
     if (opts.events) events.push(...opts.events);
     let finish: Commit['finish'];
@@ -244,7 +298,7 @@ export class RunExecutor {
     else if (!opts.markerOnly && others.length === 0 && !this.failure && this.plan.ready(view, new Set()).every((d) => d.decision !== 'run')) {
       const waits = [...view.entries()].filter(([, r]) => r.status === 'waiting').map(([id]) => id);
       if (waits.length) {
-        const pause = (this.receipts.get(waits[0])?.directive?.pause ?? all.find((r) => r.step_id === waits[0])?.directive?.pause) as PauseInfo;
+        const pause = (this.receipts.get(waits[0])?.directive?.pause ?? all.find((r) => (this.loops ? logicalStepId(r.step_id) : r.step_id) === waits[0])?.directive?.pause) as PauseInfo;
         finish = { status: 'paused', pause, resumeAt: pause.kind === 'timer' ? pause.resume_at : null };
       } else {
         for (const r of all) this.remember(r);

@@ -35,6 +35,9 @@ export interface NodeCallParams {
     step_id: string;
     entity_id: string;
     workspace_id: string | null;
+    /** state kept across runs (dedupe) is scoped by these */
+    workflow_id: string;
+    binding_id: string | null;
     attempt: number;
     approval?: Approval;
     /** durable nodes (kernel/nodes/durable.ts): the checkpoints committed so far, the node driving the run, its owner */

@@ -1,6 +1,6 @@
 import type { ServiceBroker } from 'moleculer';
 import { unsupportedKeywords, type Schema } from '../../../kernel/json-schema/validate.ts';
-import type { NodeTypeDeclaration } from '../../../kernel/nodes/contract.ts';
+import { NODE_SIDE_EFFECTS, type NodeTypeDeclaration } from '../../../kernel/nodes/contract.ts';
 
 /**
  * The node-type contract (kernel/nodes/contract.ts): what a package of kind `node` declares in
@@ -29,6 +29,7 @@ export function descriptionProblem(d: unknown): string | undefined {
   const unsupported = unsupportedKeywords(desc.config_schema);
   if (unsupported.length) return `config_schema uses keywords the engine does not check: ${unsupported.join(', ')}`;
   if (!Array.isArray(desc.outputs)) return 'outputs must be an array';
+  if (desc.side_effect !== undefined && !(NODE_SIDE_EFFECTS as readonly string[]).includes(desc.side_effect)) return `side_effect must be one of ${NODE_SIDE_EFFECTS.join(', ')}`;
   return undefined;
 }
 

@@ -14,6 +14,8 @@ export type ReceiptStatus = 'running' | 'completed' | 'failed' | 'skipped' | 'wa
 export interface PlanReceipt {
   status: ReceiptStatus;
   taken: string[] | null;
+  /** a loop step's receipt says `loop: 'done'` once its last iteration ended (engine/loops.ts) */
+  directive?: Record<string, unknown> | null;
 }
 
 export const SETTLED: ReadonlySet<ReceiptStatus> = new Set(['completed', 'skipped', 'reconciled']);
@@ -23,10 +25,10 @@ const PLANS = new WeakMap<StepDefinition[], RunPlan>();
 
 export class RunPlan {
   /** The plan of these steps (immutable once a run has them), built once per steps array. */
-  static of(steps: StepDefinition[], entryId: string): RunPlan {
+  static of(steps: StepDefinition[], entryId: string, loopBodies?: ReadonlyMap<string, ReadonlySet<string>>): RunPlan {
     const known = PLANS.get(steps);
     if (known && known.entryId === entryId) return known;
-    const plan = new RunPlan(steps, entryId);
+    const plan = new RunPlan(steps, entryId, loopBodies);
     PLANS.set(steps, plan);
     return plan;
   }
@@ -34,13 +36,18 @@ export class RunPlan {
   readonly steps: ReadonlyMap<string, StepDefinition>;
   readonly parents: ReadonlyMap<string, string[]>;
   readonly stepIds: ReadonlySet<string>;
+  /** loop steps' bodies; a loop's other children wait until it is done */
+  private readonly loopBodies?: ReadonlyMap<string, ReadonlySet<string>>;
 
-  constructor(steps: StepDefinition[], readonly entryId: string) {
+  /** `loopBodies`: each loop step's body (engine/loops.ts); the edges back from it do not hold the loop step's first start */
+  constructor(steps: StepDefinition[], readonly entryId: string, loopBodies?: ReadonlyMap<string, ReadonlySet<string>>) {
     this.steps = new Map(steps.map((s) => [s.id, s]));
     this.stepIds = new Set(this.steps.keys());
     const parents = new Map<string, string[]>(steps.map((s) => [s.id, []]));
     for (const s of steps) for (const n of s.next) parents.get(n)?.push(s.id);
+    for (const [loop, body] of loopBodies ?? []) parents.set(loop, (parents.get(loop) ?? []).filter((p) => !body.has(p)));
     this.parents = parents;
+    if (loopBodies?.size) this.loopBodies = loopBodies;
   }
 
   /** 'run', 'skip', or 'wait' (some parent has not settled) for a step with no receipt yet. */
@@ -52,6 +59,7 @@ export class RunPlan {
     for (const p of parents) {
       const r = receipts.get(p);
       if (!r || !SETTLED.has(r.status)) return 'wait';
+      if (this.loopBodies?.has(p) && r.status === 'completed' && r.directive?.loop !== 'done' && !this.loopBodies.get(p)!.has(stepId)) return 'wait';
       if (r.taken?.includes(stepId)) active = true;
     }
     return active ? 'run' : 'skip';

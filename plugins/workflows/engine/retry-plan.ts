@@ -1,5 +1,6 @@
 import { RunPlan } from './plan.ts';
 import { referencedSteps } from './templates.ts';
+import { ITERATION_SEPARATOR, iterationOf, logicalStepId, loopBodies } from './loops.ts';
 import { SNAPSHOT_FORMAT, type Snapshot } from '../store/definitions.ts';
 import type { ReceiptRow, RunRow } from '../store/run-types.ts';
 
@@ -25,7 +26,7 @@ export interface RetryPlan {
  * are carried into the new run. Refused: a run that is not failed, a missing or incompatible
  * snapshot, an unknown step, and any step with an unreconciled uncertain effect.
  */
-export function planRetry(run: RunRow, receipts: ReceiptRow[], fromStepId: string | undefined, typeLoaded: (type: string) => boolean): RetryPlan | RetryRefusal {
+export function planRetry(run: RunRow, receipts: ReceiptRow[], fromStepId: string | undefined, typeLoaded: (type: string) => boolean, isLoopType: (type: string) => boolean = () => false): RetryPlan | RetryRefusal {
   if (run.status !== 'failed') return { kind: 'not_failed', status: run.status };
   const snap = run.snapshot;
   if (!snap || snap.format !== SNAPSHOT_FORMAT || !Array.isArray(snap.steps) || snap.steps.length === 0) {
@@ -65,8 +66,17 @@ export function planRetry(run: RunRow, receipts: ReceiptRow[], fromStepId: strin
       }
     }
   }
-  const carried = receipts
-    .filter((r) => !invalid.has(r.step_id) && settled(r))
+  // a loop iteration's receipts (`<step>@<i>`) go with their step, and only for iterations that
+  // ended (have their `<loop>@<i>`): an iteration cut short runs again whole
+  const kept = receipts.filter((r) => !invalid.has(logicalStepId(r.step_id)) && settled(r));
+  const bodies = loopBodies(snap.steps, (s) => isLoopType(s.type));
+  const loopOf = new Map([...bodies].flatMap(([loop, body]) => [...body].map((id) => [id, loop] as const)));
+  const ended = new Set(kept.map((r) => r.step_id));
+  const carried = kept
+    .filter((r) => {
+      const loop = loopOf.get(logicalStepId(r.step_id));
+      return loop === undefined || ended.has(`${loop}${ITERATION_SEPARATOR}${iterationOf(r.step_id)}`);
+    })
     .map((r) => ({ ...r, carried_from: r.carried_from ?? run.id }));
   return { snapshot: snap, from, invalidated: [...invalid], carried };
 }

@@ -82,7 +82,7 @@ export async function runStep(
   let result: NodeResult;
   let executeMs: number;
   try {
-    const context: NodeCallParams['context'] = { run_id: run.id, step_id: step.id, entity_id: run.entity_id, workspace_id: run.workspace_id, attempt, ...(approved ? { approval: approved.approval } : {}) };
+    const context: NodeCallParams['context'] = { run_id: run.id, step_id: step.id, entity_id: run.entity_id, workspace_id: run.workspace_id, workflow_id: run.workflow_id, binding_id: run.binding_id, attempt, ...(approved ? { approval: approved.approval } : {}) };
     if (entry.description.checkpoints) Object.assign(context, { checkpoints: deps.checkpointsOf?.(step.id) ?? [], engine_node: deps.broker.nodeID, owner_id: run.owner_id });
     ({ result, executeMs } = await callNode(deps.broker, entry, { config, input, inputs, context }, config.timeout));
   } catch (err) {

@@ -1,4 +1,4 @@
-import { sameValue } from '../../kernel/nodes/values.ts';
+import { sameValue } from './values.ts';
 
 export const OPERATORS = ['truthy', 'falsy', 'eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'contains', 'in', 'exists', 'empty'];
 

@@ -1,0 +1,112 @@
+/**
+ * Execute overhead of the logic and data node types through the broker, and the time to
+ * validate a 100-step definition (target: under 10 ms p50).
+ *
+ * Overhead per type = wall time of `broker.call('node.<type>.execute')` minus the node's own
+ * work (the same handler called directly with a context), both p50 and p99 over the same
+ * inputs, windows alternated A-B-B-A. Run: node --import tsx bench/node-overhead.ts
+ */
+import { ServiceBroker } from 'moleculer';
+import { join } from 'node:path';
+import { nodeDeclarations } from '../kernel/nodes/declarations.ts';
+import { checkDefinition, type DefinitionBody } from '../plugins/workflows/definitions/validate.ts';
+import type { NodeTypeDescription } from '../plugins/workflows/engine/node-types.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2000);
+const rows = Array.from({ length: 20 }, (_, i) => ({ id: i, group: i % 3 ? 'a' : 'b', amount: i * 1.5, email: `u${i % 7}@x.org`, at: `2025-01-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z` }));
+const CASES: Record<string, Record<string, unknown>> = {
+  filter: { conditions: [{ field: 'amount', operator: 'gt', value: 5 }, { field: 'email', operator: 'matches', value: '^u[0-3]@' }] },
+  sort: { keys: [{ field: 'group' }, { field: 'amount', type: 'number', order: 'desc' }] },
+  limit: { max: 5 },
+  split: { mode: 'chunks', size: 4 },
+  aggregate: { group_by: ['group'], aggregations: [{ op: 'sum', field: 'amount' }, { op: 'count' }] },
+  dedupe: { keys: ['email'] },
+  datetime: { op: 'add', datetime: '2025-03-29T12:00:00', zone: 'Europe/Berlin', amount: { days: 1 } },
+  loop: { items: rows, batch_size: 5, branches: { body: 'b' } },
+  extractfromfile: { content: Buffer.from(`id,amount\n${rows.map((r) => `${r.id},${r.amount}`).join('\n')}\n`).toString('base64'), format: 'csv' },
+};
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+const broker = new ServiceBroker({ logger: false, nodeID: 'bench-nodes' });
+const services = new Map<string, any>();
+for (const type of Object.keys(CASES)) {
+  const mod = await import(join(ROOT, 'nodes', type, 'index.ts'));
+  services.set(type, broker.createService(mod.default));
+}
+await broker.start();
+
+const params = (type: string) => ({ config: CASES[type], input: rows, inputs: {}, context: { run_id: 'r-bench', step_id: 's', entity_id: 'e-1', workspace_id: null, attempt: 1 } });
+
+async function viaBroker(type: string, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await broker.call(`node.${type}.execute`, params(type));
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+async function direct(type: string, n: number): Promise<number[]> {
+  const svc = services.get(type);
+  const handler = svc.schema.actions.execute.handler;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const ctx = { params: params(type), broker, service: svc };
+    const t0 = performance.now();
+    await handler.call(svc, ctx);
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+console.log(`node execute overhead through the broker (${ROUNDS} calls per window, windows A-B-B-A; ms)`);
+console.log('type             own p50  own p99  call p50  call p99  overhead p50  overhead p99');
+for (const type of Object.keys(CASES)) {
+  await viaBroker(type, 200);
+  await direct(type, 200);
+  const half = ROUNDS / 2;
+  const a1 = await direct(type, half);
+  const b1 = await viaBroker(type, half);
+  const b2 = await viaBroker(type, half);
+  const a2 = await direct(type, half);
+  const own = [...a1, ...a2];
+  const call = [...b1, ...b2];
+  const f = (x: number) => x.toFixed(3).padStart(8);
+  console.log(`${type.padEnd(16)} ${f(pct(own, 50))} ${f(pct(own, 99))} ${f(pct(call, 50))}  ${f(pct(call, 99))}  ${f(pct(call, 50) - pct(own, 50))}      ${f(pct(call, 99) - pct(own, 99))}`);
+}
+await broker.stop();
+
+// validation of a 100-step definition: trigger, then 99 steps of the node types above in a chain
+const declarations = await nodeDeclarations(join(ROOT, 'nodes'));
+const byType = new Map(declarations.map((d) => [d.type, d as NodeTypeDescription]));
+const chainTypes = ['filter', 'sort', 'limit', 'aggregate', 'dedupe', 'datetime', 'transform', 'condition', 'switch', 'merge'];
+const steps: DefinitionBody['steps'] = [{ id: 's0', type: 'trigger', config: {}, next: ['s1'] }];
+for (let i = 1; i < 100; i++) {
+  const type = chainTypes[i % chainTypes.length];
+  const next = i < 99 ? [`s${i + 1}`] : [];
+  const config: Record<string, unknown> =
+    type === 'transform' ? { set: { a: `{{s${i - 1}.output}}` } }
+    : type === 'condition' ? { expression: `{{s${i - 1}.output.count}}`, operator: 'gt', value: 1, branches: { true: next[0] } }
+    : type === 'switch' ? { value: '{{trigger.kind}}', cases: [{ equals: 'a', next: next[0] }] }
+    : type === 'merge' ? {}
+    : type === 'datetime' ? CASES.datetime
+    : { ...(CASES[type] ?? {}), items: `{{s${i - 1}.output.items}}` };
+  if ((type === 'condition' || type === 'switch') && next.length === 0) Object.assign(config, type === 'condition' ? { branches: {} } : { cases: [{ equals: 'a', next: 's0' }] });
+  steps.push({ id: `s${i}`, type, config, next });
+}
+const body: DefinitionBody = { name: 'bench', steps };
+const first = checkDefinition(body, (t) => byType.get(t));
+if (first.problems.length && !first.problems.every((p) => p.type === 'branch_not_in_next')) console.log('definition problems:', first.problems.slice(0, 3));
+const times: number[] = [];
+for (let i = 0; i < 300; i++) {
+  const t0 = performance.now();
+  checkDefinition(body, (t) => byType.get(t));
+  times.push(performance.now() - t0);
+}
+console.log(`validation of a 100-step definition: p50 ${pct(times, 50).toFixed(3)} ms, p99 ${pct(times, 99).toFixed(3)} ms (target p50 < 10 ms)`);

@@ -1,0 +1,138 @@
+import type { Context } from 'moleculer';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import { validateJsonSchema, type Schema } from '../json-schema/validate.ts';
+import { NODE_EXECUTE_PARAMS, type NodeTypeDeclaration } from './contract.ts';
+import { WORKFLOWS_INTERRUPT_EVENT } from './durable.ts';
+import { NodeStepError, RunAborts, type NodeRunContext } from './model-step.ts';
+
+/**
+ * The logic and data node types (filter, sort, loop, extractfromfile, ...): their service, the
+ * step budget that makes them honour `config.timeout` and a cancel, and the step failures they
+ * share. The engine passes `config` with its templates resolved, so a value that was a template
+ * at save is checked here against the declared schema before the node sees it.
+ */
+
+/** config_schema of `timeout` for the nodes defined here (the engine accepts it on any step). */
+export const STEP_TIMEOUT_SCHEMA = {
+  type: ['number', 'null'],
+  exclusiveMinimum: 0,
+  maximum: 86400,
+  default: null,
+  description: 'Seconds the step may take; past it the step fails with STEP_TIMEOUT (null: no outer deadline).',
+  examples: [30],
+} as const;
+
+/** Step failure codes every node defined here may give; a node's declaration adds its own. */
+export const COMMON_STEP_FAILURES: Record<string, string> = {
+  BAD_CONFIG: 'a config value (after its templates were resolved) does not fit the schema; the message names the key',
+  BAD_INPUT: 'the data the step was given cannot be used (not a list, too many items, ...); the message says why',
+  STEP_TIMEOUT: 'the step ran longer than config.timeout',
+  STEP_INTERRUPTED: 'the run was cancelled while the step ran',
+};
+
+/** Most items a data step takes in one list (a longer list fails the step with BAD_INPUT). */
+export const MAX_ITEMS = 100_000;
+
+/**
+ * How long a step may still run and whether its run was cancelled. Long loops call `tick()`:
+ * every so often it yields to the event loop (so the cancel event can arrive) and `check()`s.
+ */
+export class StepBudget {
+  private ticks = 0;
+  private readonly deadline: number;
+
+  constructor(readonly signal: AbortSignal, readonly timeoutSeconds: number | null, private readonly now: () => number = performance.now.bind(performance)) {
+    this.deadline = timeoutSeconds ? this.now() + timeoutSeconds * 1000 : Infinity;
+  }
+
+  check(): void {
+    if (this.signal.aborted) throw this.signal.reason instanceof NodeStepError ? this.signal.reason : new NodeStepError('The step was interrupted.', 'STEP_INTERRUPTED');
+    if (this.now() > this.deadline) throw new NodeStepError(`The step did not finish within its timeout of ${this.timeoutSeconds} s.`, 'STEP_TIMEOUT');
+  }
+
+  /** Counts one unit of work; every `every` units it yields to the event loop and checks the budget. */
+  async tick(every = 512): Promise<void> {
+    if (++this.ticks % every !== 0) return;
+    await yieldToEvents();
+    this.check();
+  }
+}
+
+/** What a data node's `execute` gets. */
+export interface DataNodeParams<C> {
+  config: C;
+  input: unknown;
+  inputs: Record<string, unknown>;
+  context: Partial<NodeRunContext> & { binding_id?: string | null; workflow_id?: string | null };
+}
+
+export type DataNodeExecute<C> = (params: DataNodeParams<C>, budget: StepBudget, ctx: Context) => unknown;
+
+/** A resolved config checked against the declared schema: the first problem is the step's failure. */
+export function checkResolvedConfig(schema: Schema, config: unknown): void {
+  const problems = validateJsonSchema(schema, config, '', { templates: false });
+  if (problems.length) {
+    const p = problems[0];
+    throw new NodeStepError(`config${p.path ? `.${p.path}` : ''} ${p.message}`, 'BAD_CONFIG', { problems });
+  }
+}
+
+/**
+ * The service of a logic or data node type: `node.<type>` with the declaration; `execute`
+ * checks the resolved config, gives the node a StepBudget (config.timeout and the run's cancel,
+ * `workflows.run.interrupt`) and turns a NodeStepError into the step's failure (its type is the
+ * receipt's error code).
+ */
+export function defineDataNodeType<C>(nodeType: NodeTypeDeclaration, execute: DataNodeExecute<C>) {
+  const aborts = new RunAborts();
+  const schema = nodeType.config_schema as Schema;
+  return {
+    name: `node.${nodeType.type}`,
+    metadata: { nodeType },
+    actions: {
+      execute: {
+        visibility: 'public',
+        // the engine bounds the step (config.timeout); the budget stops the work itself
+        timeout: 0,
+        params: NODE_EXECUTE_PARAMS,
+        async handler(ctx: Context<{ config: C; input?: unknown; inputs?: Record<string, unknown>; context?: DataNodeParams<C>['context'] }>) {
+          const { config, input, inputs, context } = ctx.params;
+          checkResolvedConfig(schema, config);
+          const timeout = (config as { timeout?: unknown }).timeout;
+          const tracked = aborts.track(context?.run_id ?? '');
+          try {
+            const budget = new StepBudget(tracked.signal, typeof timeout === 'number' && timeout > 0 ? timeout : null);
+            return await execute({ config, input: input ?? null, inputs: inputs ?? {}, context: context ?? {} }, budget, ctx);
+          } finally {
+            tracked.release();
+          }
+        },
+      },
+    },
+    events: {
+      [WORKFLOWS_INTERRUPT_EVENT](ctx: Context<{ run_id?: unknown; reason?: unknown }>) {
+        if (typeof ctx.params?.run_id === 'string' && ctx.params.run_id) aborts.interrupt(ctx.params.run_id, String(ctx.params.reason ?? 'the run was interrupted'));
+      },
+    },
+  };
+}
+
+/**
+ * The list a data step works on: `config.items` when given (usually a template such as
+ * "{{fetch.output.body.results}}"), else the step's input. Anything but an array, or one over
+ * MAX_ITEMS, fails the step with BAD_INPUT.
+ */
+export function itemsOf(configured: unknown, input: unknown): unknown[] {
+  const source = configured === undefined ? input : configured;
+  const where = configured === undefined ? "the step's input (no config.items given)" : 'config.items';
+  if (!Array.isArray(source)) throw new NodeStepError(`${where} must be an array, got ${source === null ? 'null' : typeof source}.`, 'BAD_INPUT');
+  if (source.length > MAX_ITEMS) throw new NodeStepError(`${where} has ${source.length} items; a step takes at most ${MAX_ITEMS}.`, 'BAD_INPUT');
+  return source;
+}
+
+/** config_schema of `items`, shared by the list nodes. */
+export const ITEMS_SCHEMA = {
+  type: 'array',
+  description: "The list to work on, usually a template such as \"{{fetch.output.body.results}}\" (default: the step's input, which must then be a list).",
+  examples: ['{{fetch.output.body.items}}'],
+} as const;
