@@ -1,0 +1,160 @@
+import test from 'ava';
+import { useAgentKernel } from '../../../test/helpers/agent-kernel.ts';
+import { eventually } from '../../../test/helpers/eventually.ts';
+
+const EXTRA = [['plugins', 'jobs'], ['plugins', 'scheduler'], ['plugins', 'goals'], ['executors', 'agent'], ['executors', 'workflow'], ['tools', 'workspace_files']] as const;
+const kit = useAgentKernel(test, 'jobs_api', { SCHEDULER_SWEEP_SECONDS: '1', JOBS_POLL_SECONDS: '1' }, EXTRA);
+
+const T = 'owner-token';
+const ak = new Proxy({} as typeof kit.ak, { get: (_, key) => (kit.ak as never)[key] });
+let ctx: { workspace_id: string; agent_id: string };
+let setup: Promise<void> | undefined;
+test.beforeEach(async () => {
+  // every model call (frozen skills, agent turns) gets a plain answer: agent runs complete
+  setup ??= ak.setup(T).then((c) => {
+    ctx = c;
+    for (let i = 0; i < 200; i++) ak.provider.replies.push({ text: 'Done.' });
+  });
+  await setup;
+});
+
+const cronJob = (extra: Record<string, unknown> = {}) => ({ name: 'Daily digest', schedule: { kind: 'cron', cron: '30 2 * * *', timezone: 'America/New_York' }, payload_message: 'Summarise the open tasks.', workspace_id: ctx.workspace_id, ...extra });
+const jobCount = async () => (await ak.call('/api/v1/jobs', { token: T })).body.counts.all as number;
+
+test.serial('create a cron job: next fire in its zone, defaults, and the next N fire times on request', async (t) => {
+  const res = await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: cronJob() });
+  t.is(res.status, 201, res.text);
+  t.like(res.body, { executor: 'agent', enabled: true, status: 'enabled', overlap: 'skip', attention: false, consecutive_failures: 0, source: 'api', schedule: { kind: 'cron', cron: '30 2 * * *', timezone: 'America/New_York' } });
+  t.truthy(res.body.next_run_at);
+  const got = await ak.call(`/api/v1/jobs/${res.body.id}?next=3`, { token: T });
+  t.is(got.status, 200);
+  t.is(got.body.next_fire_times.length, 3);
+  t.is(got.body.next_fire_times[0], got.body.next_run_at);
+  for (const at of got.body.next_fire_times) t.regex(at, /T0[67]:30:00.000Z$/); // 02:30 EST or EDT
+  // the frozen execution skill is generated in the background (no usable model answer needed to save)
+  t.true(['pending', 'ready', 'failed'].includes(got.body.frozen_skill.status));
+});
+
+const bad: [string, Record<string, unknown>, string][] = [
+  ['a 6-field cron', { schedule: { kind: 'cron', cron: '0 0 9 * * *' } }, 'schedule.cron'],
+  ['minute 61', { schedule: { kind: 'cron', cron: '61 * * * *' } }, 'schedule.cron'],
+  ['a step of 0', { schedule: { kind: 'cron', cron: '*/0 * * * *' } }, 'schedule.cron'],
+  ['nonsense', { schedule: { kind: 'cron', cron: 'every monday' } }, 'schedule.cron'],
+  ['an unknown zone', { schedule: { kind: 'cron', cron: '0 9 * * *', timezone: 'Mars/Olympus' } }, 'schedule.timezone'],
+  ['every below the minimum', { schedule: { kind: 'every', every_seconds: 59 } }, 'schedule.every_seconds'],
+  ['at in the past', { schedule: { kind: 'at', at: '2020-01-01T00:00:00Z' } }, 'schedule.at'],
+  ['at that is no date', { schedule: { kind: 'at', at: '2030-02-30T10:00:00Z' } }, 'schedule.at'],
+  ['an executor that is not loaded', { executor: 'teleport' }, 'executor'],
+  ['the skill executor (skills do not exist yet)', { executor: 'skill' }, 'executor'],
+  ['delete_after_run on a cron job', { delete_after_run: true }, 'delete_after_run'],
+  ['a deliverable path with ..', { deliverables: ['../etc/passwd'] }, 'deliverables[0]'],
+  ['no prompt for an agent job', { payload_message: null }, 'payload_message'],
+  ['an unknown field', { colour: 'red' }, 'colour'],
+  ['a field of another schedule kind', { schedule: { kind: 'every', every_seconds: 3600, cron: '* * * * *' } }, 'schedule.cron'],
+  ['config the agent executor does not take', { config: { x: 1 } }, 'config'],
+];
+
+for (const [what, change, field] of bad) {
+  test.serial(`422 naming ${field} for ${what}; nothing stored`, async (t) => {
+    const before = await jobCount();
+    const res = await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: { ...cronJob(), ...change } });
+    t.is(res.status, 422, res.text);
+    t.is(res.headers.get('content-type')?.split(';')[0], 'application/problem+json');
+    t.true(res.body.errors.some((e: { field: string }) => e.field === field), JSON.stringify(res.body.errors));
+    if (what.includes('skill')) t.regex(res.text, /skills do not exist/);
+    t.is(await jobCount(), before);
+  });
+}
+
+test.serial("another entity's context link is 404 naming the field; nothing stored", async (t) => {
+  const theirs = await ak.setup('other-token');
+  const before = await jobCount();
+  for (const [field, id] of [['workspace_id', theirs.workspace_id], ['agent_id', theirs.agent_id]] as const) {
+    const res = await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: cronJob({ [field]: id }) });
+    t.is(res.status, 404, res.text);
+    t.is(res.body.field, field);
+  }
+  t.is(await jobCount(), before);
+});
+
+test.serial("another entity's job is 404 on every route", async (t) => {
+  const mine = (await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: cronJob({ name: 'Mine' }) })).body;
+  const O = 'other-token';
+  t.is((await ak.call(`/api/v1/jobs/${mine.id}`, { token: O })).status, 404);
+  t.is((await ak.call(`/api/v1/jobs/${mine.id}`, { method: 'PUT', token: O, json: { name: 'x' } })).status, 404);
+  t.is((await ak.call(`/api/v1/jobs/${mine.id}/toggle`, { method: 'POST', token: O, json: {} })).status, 404);
+  t.is((await ak.call(`/api/v1/jobs/${mine.id}/run_now`, { method: 'POST', token: O, json: {} })).status, 404);
+  t.is((await ak.call(`/api/v1/jobs/${mine.id}/runs`, { token: O })).status, 404);
+  t.is((await ak.call(`/api/v1/jobs/${mine.id}`, { method: 'DELETE', token: O })).status, 404);
+  t.is((await ak.call(`/api/v1/jobs/not-a-uuid`, { token: T })).status, 404);
+  t.is((await ak.call(`/api/v1/jobs/${mine.id}`, { token: T })).status, 200);
+});
+
+test.serial('update: a bad schedule is refused and the job stays as it was; a good one moves the next fire', async (t) => {
+  const job = (await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: cronJob({ name: 'Edit me' }) })).body;
+  const refused = await ak.call(`/api/v1/jobs/${job.id}`, { method: 'PUT', token: T, json: { schedule: { kind: 'cron', cron: '61 * * * *' } } });
+  t.is(refused.status, 422);
+  t.deepEqual((await ak.call(`/api/v1/jobs/${job.id}`, { token: T })).body.schedule, job.schedule);
+  const moved = await ak.call(`/api/v1/jobs/${job.id}`, { method: 'PUT', token: T, json: { schedule: { kind: 'every', every_seconds: 3600 } } });
+  t.is(moved.status, 200, moved.text);
+  t.is(moved.body.schedule.kind, 'every');
+  t.is(moved.body.version, job.version + 1);
+  t.true(Date.parse(moved.body.next_run_at) - Date.now() <= 3600_000);
+});
+
+test.serial('toggle pauses and resumes; list filters by status and carries the counts', async (t) => {
+  const job = (await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: cronJob({ name: 'Toggle zebra' }) })).body;
+  const paused = await ak.call(`/api/v1/jobs/${job.id}/toggle`, { method: 'POST', token: T, json: {} });
+  t.like(paused.body, { enabled: false, status: 'paused', next_run_at: null, paused_reason: 'paused by a user' });
+  const list = await ak.call('/api/v1/jobs?status=paused&search=zebra', { token: T });
+  t.deepEqual(list.body.items.map((j: { id: string }) => j.id), [job.id]);
+  t.is(list.body.counts.paused, 1);
+  t.is(list.body.counts.all, 1);
+  const resumed = await ak.call(`/api/v1/jobs/${job.id}/toggle`, { method: 'POST', token: T, json: { enabled: true } });
+  t.like(resumed.body, { enabled: true, paused_reason: null });
+  t.truthy(resumed.body.next_run_at);
+  t.is((await ak.call('/api/v1/jobs?status=bogus', { token: T })).status, 422);
+});
+
+test.serial('run_now goes through the queue and the worker: the agent runs on a task, the run log shows the outcome', async (t) => {
+  const job = (await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: cronJob({ name: 'Now please', agent_id: ctx.agent_id }) })).body;
+  const fired = await ak.call(`/api/v1/jobs/${job.id}/run_now`, { method: 'POST', token: T, json: {} });
+  t.is(fired.status, 202, fired.text);
+  t.like(fired.body, { trigger: 'run_now', status: 'queued' });
+  const run = await eventually(async () => {
+    const r = (await ak.call(`/api/v1/jobs/${job.id}/runs/${fired.body.id}`, { token: T })).body;
+    return r.status === 'succeeded' || r.status === 'failed' ? r : undefined;
+  }, { timeoutMs: 30_000 });
+  t.is(run?.status, 'succeeded', JSON.stringify(run));
+  t.truthy(run.task_id);
+  t.is(run.task.status, 'completed');
+  t.truthy(run.workflow_run_id);
+  t.is(run.execution.status, 'completed');
+  t.true(run.timeline.length > 0);
+  t.true(run.duration_ms >= 0);
+  const after = (await ak.call(`/api/v1/jobs/${job.id}`, { token: T })).body;
+  t.like(after, { last_run_status: 'succeeded', consecutive_failures: 0 });
+  const log = await ak.call(`/api/v1/jobs/${job.id}/runs`, { token: T });
+  t.is(log.body.total, 1);
+});
+
+test.serial('a deliverable the agent did not write fails the run, counts a failure and puts the job in attention', async (t) => {
+  const job = (await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: cronJob({ name: 'Report file', agent_id: ctx.agent_id, deliverables: ['reports/weekly.md'] }) })).body;
+  const fired = (await ak.call(`/api/v1/jobs/${job.id}/run_now`, { method: 'POST', token: T, json: {} })).body;
+  const run = await eventually(async () => {
+    const r = (await ak.call(`/api/v1/jobs/${job.id}/runs/${fired.id}`, { token: T })).body;
+    return r.status === 'succeeded' || r.status === 'failed' ? r : undefined;
+  }, { timeoutMs: 30_000 });
+  t.is(run?.status, 'failed');
+  t.is(run.error.code, 'DELIVERABLE_MISSING');
+  const after = (await ak.call(`/api/v1/jobs/${job.id}`, { token: T })).body;
+  t.like(after, { consecutive_failures: 1, attention: true, last_run_status: 'failed' });
+  const attention = await ak.call('/api/v1/jobs?status=attention', { token: T });
+  t.true(attention.body.items.some((j: { id: string }) => j.id === job.id));
+});
+
+test.serial('delete removes the job and its run log', async (t) => {
+  const job = (await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: cronJob({ name: 'Bye' }) })).body;
+  t.is((await ak.call(`/api/v1/jobs/${job.id}`, { method: 'DELETE', token: T })).status, 204);
+  t.is((await ak.call(`/api/v1/jobs/${job.id}`, { token: T })).status, 404);
+});
