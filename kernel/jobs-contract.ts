@@ -58,6 +58,8 @@ export interface ExecutorRun {
   id: string;
   scheduled_for: string;
   trigger: 'schedule' | 'run_now' | 'catch_up';
+  /** 1 on the first start, 2 when a restartable run was started again after its worker died */
+  attempt: number;
   started_at: string | null;
   task_id: string | null;
   workflow_run_id: string | null;

@@ -25,6 +25,7 @@ export function executorRun(row: RunRow): ExecutorRun {
     id: row.id,
     scheduled_for: new Date(row.scheduled_for).toISOString(),
     trigger: row.trigger,
+    attempt: row.attempts,
     started_at: row.started_at ? new Date(row.started_at).toISOString() : null,
     task_id: row.task_id,
     workflow_run_id: row.workflow_run_id,

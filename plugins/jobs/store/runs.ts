@@ -75,7 +75,8 @@ export class RunStore {
            consecutive_failures = CASE WHEN $3 THEN 0 ELSE j.consecutive_failures + 1 END,
            missed_at = CASE WHEN $3 THEN NULL ELSE j.missed_at END,
            enabled = CASE WHEN NOT $3 AND $4 > 0 AND j.consecutive_failures + 1 >= $4 THEN false ELSE j.enabled END,
-           paused_reason = CASE WHEN NOT $3 AND $4 > 0 AND j.consecutive_failures + 1 >= $4 AND j.enabled THEN $5 ELSE j.paused_reason END
+           paused_reason = CASE WHEN NOT $3 AND $4 > 0 AND j.consecutive_failures + 1 >= $4 AND j.enabled THEN $5 ELSE j.paused_reason END,
+           next_run_at = CASE WHEN NOT $3 AND $4 > 0 AND j.consecutive_failures + 1 >= $4 THEN NULL ELSE j.next_run_at END
          FROM (SELECT enabled AS was_enabled FROM jobs WHERE id = $1 FOR UPDATE) old
          WHERE j.id = $1
          RETURNING j.id, j.entity_id, j.enabled, j.delete_after_run, j.schedule_kind, j.overlap, j.next_run_at, old.was_enabled`,
