@@ -10,7 +10,7 @@ import { RunWorker } from './worker.ts';
 import { FREEZE_JOB, freezeSkill } from './frozen-skill.ts';
 import { syncBindings } from './bindings.ts';
 import { announceChange, type JobsService } from './service.ts';
-import { create, get, list, remove, update } from './actions/jobs-crud.ts';
+import { create, createFromTool, get, list, remove, update } from './actions/jobs-crud.ts';
 import { runNow, toggle } from './actions/jobs-control.ts';
 import { getRun, listRuns } from './actions/runs.ts';
 import { fireDue, nextDue, recover } from './actions/internal.ts';
@@ -26,6 +26,7 @@ export default {
   actions: {
     list,
     create,
+    createFromTool,
     get,
     update,
     remove,

@@ -43,6 +43,15 @@ export const create: JobsAction = {
   },
 };
 
+/** `jobs.createFromTool` (internal): the schedule_job tool's create, as the run's user, marked `source: tool`. */
+export const createFromTool: JobsAction = {
+  visibility: 'public',
+  params: { ...JOB_FIELDS },
+  async handler(ctx: Context<JobInput>) {
+    return createJob(this, ctx, ctx.params, 'tool');
+  },
+};
+
 /** Creates a job (the API and the schedule_job tool alike). */
 export async function createJob(svc: JobsService, ctx: Context, input: JobInput, source: 'api' | 'tool'): Promise<ReturnType<typeof jobView>> {
   const who = identityOf(ctx);

@@ -2,7 +2,7 @@ import test from 'ava';
 import { useAgentKernel } from '../../../test/helpers/agent-kernel.ts';
 import { eventually } from '../../../test/helpers/eventually.ts';
 
-const EXTRA = [['plugins', 'jobs'], ['plugins', 'scheduler'], ['plugins', 'goals'], ['executors', 'agent'], ['executors', 'workflow'], ['tools', 'workspace_files']] as const;
+const EXTRA = [['plugins', 'jobs'], ['plugins', 'scheduler'], ['plugins', 'goals'], ['executors', 'agent'], ['executors', 'workflow'], ['tools', 'workspace_files'], ['tools', 'schedule_job']] as const;
 const kit = useAgentKernel(test, 'jobs_api', { SCHEDULER_SWEEP_SECONDS: '1', JOBS_POLL_SECONDS: '1' }, EXTRA);
 
 const T = 'owner-token';
@@ -157,4 +157,16 @@ test.serial('delete removes the job and its run log', async (t) => {
   const job = (await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: cronJob({ name: 'Bye' }) })).body;
   t.is((await ak.call(`/api/v1/jobs/${job.id}`, { method: 'DELETE', token: T })).status, 204);
   t.is((await ak.call(`/api/v1/jobs/${job.id}`, { token: T })).status, 404);
+});
+
+test.serial('the schedule_job tool creates a job through the same validation, with its file-deliverable contract', async (t) => {
+  const meta = { user: { id: 'u-owner', entity_id: 'e-1', role: 'owner' } };
+  const context = { entity_id: 'e-1', user_id: 'u-owner', workspace_id: ctx.workspace_id, agent_id: ctx.agent_id, run_id: null, step_id: null, invocation_id: null };
+  const args = { name: 'From the agent', payload_message: 'Write the weekly report.', schedule: { kind: 'cron', cron: '0 9 * * 1', timezone: 'Europe/Berlin' }, deliverables: ['reports/weekly.md'] };
+  const job = (await ak.kernel.broker.call('tool.schedule_job.execute', { arguments: args, context }, { meta })) as any;
+  t.like(job, { source: 'tool', executor: 'agent', workspace_id: ctx.workspace_id, agent_id: ctx.agent_id, deliverables: ['reports/weekly.md'] });
+  t.truthy(job.next_run_at);
+  const err = (await t.throwsAsync(ak.kernel.broker.call('tool.schedule_job.execute', { arguments: { ...args, schedule: { kind: 'cron', cron: '61 * * * *' } }, context }, { meta }))) as any;
+  t.is(err.type, 'TOOLS_ERR_FAILED');
+  t.regex(err.message, /schedule\.cron/);
 });
