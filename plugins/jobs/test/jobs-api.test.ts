@@ -2,7 +2,7 @@ import test from 'ava';
 import { useAgentKernel } from '../../../test/helpers/agent-kernel.ts';
 import { eventually } from '../../../test/helpers/eventually.ts';
 
-const EXTRA = [['plugins', 'jobs'], ['plugins', 'scheduler'], ['plugins', 'goals'], ['executors', 'agent'], ['executors', 'workflow'], ['tools', 'workspace_files'], ['tools', 'schedule_job']] as const;
+const EXTRA = [['plugins', 'jobs'], ['plugins', 'scheduler'], ['plugins', 'goals'], ['executors', 'agent'], ['executors', 'workflow'], ['executors', 'goal_measurement'], ['executors', 'workspace_runtime'], ['tools', 'workspace_files'], ['tools', 'schedule_job']] as const;
 const kit = useAgentKernel(test, 'jobs_api', { SCHEDULER_SWEEP_SECONDS: '1', JOBS_POLL_SECONDS: '1' }, EXTRA);
 
 const T = 'owner-token';
@@ -169,4 +169,35 @@ test.serial('the schedule_job tool creates a job through the same validation, wi
   const err = (await t.throwsAsync(ak.kernel.broker.call('tool.schedule_job.execute', { arguments: { ...args, schedule: { kind: 'cron', cron: '61 * * * *' } }, context }, { meta }))) as any;
   t.is(err.type, 'TOOLS_ERR_FAILED');
   t.regex(err.message, /schedule\.cron/);
+});
+
+const settledRun = (jobId: string, runId: string) =>
+  eventually(async () => {
+    const r = (await ak.call(`/api/v1/jobs/${jobId}/runs/${runId}`, { token: T })).body;
+    return r.status === 'succeeded' || r.status === 'failed' ? r : undefined;
+  }, { timeoutMs: 30_000 });
+
+test.serial('goal_measurement: the agent re-measures the metrics and the goal gets the values', async (t) => {
+  const goal = (await ak.call('/api/v1/goals', { method: 'POST', token: T, json: { workspace_id: ctx.workspace_id, objective: 'Grow signups', metrics: [{ name: 'Signups', target: 100 }] } })).body;
+  const job = await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: { name: 'Measure signups', executor: 'goal_measurement', goal_id: goal.id, agent_id: ctx.agent_id, workspace_id: ctx.workspace_id, schedule: { kind: 'every', every_seconds: 86400 } } });
+  t.is(job.status, 201, job.text);
+  ak.provider.replies.unshift({ text: 'Counted them.\n{"metrics": [{"name": "Signups", "current": 42}]}' });
+  const fired = (await ak.call(`/api/v1/jobs/${job.body.id}/run_now`, { method: 'POST', token: T, json: {} })).body;
+  const run = await settledRun(job.body.id, fired.id);
+  t.is(run?.status, 'succeeded', JSON.stringify(run?.error));
+  t.deepEqual(run.task.status, 'completed');
+  const after = (await ak.call(`/api/v1/goals/${goal.id}`, { token: T })).body;
+  t.is(after.metrics[0].current, 42);
+  // a goal is required, and another entity's is 404
+  t.is((await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: { name: 'x', executor: 'goal_measurement', schedule: { kind: 'every', every_seconds: 86400 } } })).status, 422);
+});
+
+test.serial('workspace runtime jobs run the master agent on their own brief', async (t) => {
+  const job = await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: { name: 'Morning', executor: 'briefing', workspace_id: ctx.workspace_id, agent_id: ctx.agent_id, schedule: { kind: 'cron', cron: '0 8 * * 1-5', timezone: 'Europe/Berlin' } } });
+  t.is(job.status, 201, job.text);
+  const fired = (await ak.call(`/api/v1/jobs/${job.body.id}/run_now`, { method: 'POST', token: T, json: {} })).body;
+  const run = await settledRun(job.body.id, fired.id);
+  t.is(run?.status, 'succeeded', JSON.stringify(run?.error));
+  t.regex(run.task.description, /briefing of this workspace since/);
+  t.is((await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: { name: 'x', executor: 'strategist_review', schedule: { kind: 'every', every_seconds: 86400 } } })).status, 422);
 });
