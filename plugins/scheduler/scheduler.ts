@@ -14,6 +14,9 @@ export interface SchedulerOptions {
 
 interface FireAnswer {
   claimed: number;
+  /** time spent committing the fires, and putting them on the queues */
+  claim_ms: number;
+  enqueue_ms: number;
   more: boolean;
   runs: { run_id: string; scheduled_for: string; enqueued_at: string }[];
 }
@@ -34,6 +37,7 @@ export class Scheduler {
   private stopped = false;
   /** what the last passes fired (for the bench and the tests) */
   readonly fired: FireAnswer['runs'][] = [];
+  readonly passes: Pick<FireAnswer, 'claimed' | 'claim_ms' | 'enqueue_ms'>[] = [];
 
   constructor(private readonly opts: SchedulerOptions) {}
 
@@ -95,7 +99,9 @@ export class Scheduler {
       const answer = await this.opts.broker.call<FireAnswer, { limit: number }>(JOBS_FIRE_DUE_ACTION, { limit: this.opts.batch ?? 1000 });
       if (answer.runs.length) {
         this.fired.push(answer.runs);
+        this.passes.push({ claimed: answer.claimed, claim_ms: answer.claim_ms, enqueue_ms: answer.enqueue_ms });
         if (this.fired.length > 100) this.fired.shift();
+        if (this.passes.length > 100) this.passes.shift();
         this.opts.logger.debug(`fired ${answer.runs.length} job run(s)`);
       }
       more = answer.more;

@@ -16,6 +16,7 @@ export const fireDue: JobsAction = {
     const now = ctx.params.now ? new Date(ctx.params.now) : this.now();
     const executors = listExecutors(this.broker);
     const limit = ctx.params.limit ?? 1000;
+    const t0 = performance.now();
     const { dispatch, claimed } = await claimDue(this.sql, {
       now,
       limit,
@@ -23,13 +24,14 @@ export const fireDue: JobsAction = {
       lookbackMs: this.env.SCHEDULER_LOOKBACK_HOURS * 3600_000,
       queueOf: (name) => executors.get(name)?.queue ?? 'work',
     });
+    const t1 = performance.now();
     const runs = await Promise.all(
       dispatch.map(async (d) => {
         await this.queue.enqueue(d.queue, { name: JOB_RUN_JOB, id: d.run_id });
         return { run_id: d.run_id, job_id: d.job_id, scheduled_for: d.scheduled_for.toISOString(), enqueued_at: new Date().toISOString() };
       }),
     );
-    return { claimed, more: claimed === limit, runs };
+    return { claimed, more: claimed === limit, runs, claim_ms: Math.round(t1 - t0), enqueue_ms: Math.round(performance.now() - t1) };
   },
 };
 
