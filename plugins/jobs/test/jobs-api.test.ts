@@ -201,3 +201,28 @@ test.serial('workspace runtime jobs run the master agent on their own brief', as
   t.regex(run.task.description, /briefing of this workspace since/);
   t.is((await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: { name: 'x', executor: 'strategist_review', schedule: { kind: 'every', every_seconds: 86400 } } })).status, 422);
 });
+
+test.serial('a workflow binding with trigger schedule fires from the scheduler, with the same semantics', async (t) => {
+  const wf = await ak.call('/api/v1/workflows', { method: 'POST', token: T, json: { name: 'Nightly', trigger_type: 'schedule', steps: [{ id: 'start', type: 'trigger' }] } });
+  t.is(wf.status, 201, wf.text);
+  const refused = await ak.call('/api/v1/workflows/bindings', { method: 'POST', token: T, json: { workflow_id: wf.body.id, workspace_id: ctx.workspace_id, trigger: { type: 'schedule', schedule: '0 0 9 * * *' } } });
+  t.is(refused.status, 422);
+  t.true(refused.body.errors.some((e: { field: string }) => e.field === 'trigger.schedule'));
+  const binding = await ak.call('/api/v1/workflows/bindings', { method: 'POST', token: T, json: { workflow_id: wf.body.id, workspace_id: ctx.workspace_id, trigger: { type: 'schedule', schedule: '30 2 * * *', timezone: 'Europe/Berlin' } } });
+  t.is(binding.status, 201, binding.text);
+  const mirrored = await eventually(async () => (await ak.call('/api/v1/jobs?search=' + binding.body.id, { token: T })).body.items[0]);
+  t.like(mirrored, { source: 'binding', binding_id: binding.body.id, executor: 'workflow', schedule: { kind: 'cron', cron: '30 2 * * *', timezone: 'Europe/Berlin' } });
+  t.is((await ak.call(`/api/v1/jobs/${mirrored.id}`, { method: 'DELETE', token: T })).status, 409);
+  await ak.kernel.broker.call('jobs.fireDue', { now: new Date(Date.parse(mirrored.next_run_at) + 100).toISOString() });
+  const run = await eventually(async () => {
+    const items = (await ak.call(`/api/v1/jobs/${mirrored.id}/runs`, { token: T })).body.items;
+    return items[0]?.status === 'succeeded' ? items[0] : undefined;
+  }, { timeoutMs: 30_000 });
+  t.truthy(run?.workflow_run_id);
+  const wfRun = (await ak.call(`/api/v1/workflows/runs/${run.workflow_run_id}`, { token: T })).body;
+  t.like(wfRun, { trigger_type: 'schedule', binding_id: binding.body.id, status: 'completed' });
+  t.is(wfRun.trigger.scheduled_for, run.scheduled_for);
+  await ak.call(`/api/v1/workflows/bindings/${binding.body.id}`, { method: 'DELETE', token: T });
+  await eventually(async () => (await ak.call(`/api/v1/jobs/${mirrored.id}`, { token: T })).status === 404);
+  t.is((await ak.call(`/api/v1/jobs/${mirrored.id}`, { token: T })).status, 404);
+});
