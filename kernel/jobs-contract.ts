@@ -106,3 +106,15 @@ export interface DispatchRun {
   queue: 'work' | 'celery';
   scheduled_for: string;
 }
+
+/** A workflow binding with trigger `schedule`, as `workflows.scheduleBindings` answers it (the jobs package mirrors each as a job). */
+export interface ScheduleBinding {
+  id: string;
+  entity_id: string;
+  workflow_id: string;
+  workspace_id: string;
+  enabled: boolean;
+  cron: string | null;
+  timezone: string;
+  created_by: string | null;
+}

@@ -1,20 +1,9 @@
+import type { ScheduleBinding } from '../../kernel/jobs-contract.ts';
 import { cronProblems } from '../../kernel/schedule/cron.ts';
 import { isKnownZone, nextFire } from '../../kernel/schedule/schedule.ts';
 import { newId } from '../../kernel/tenancy/ids.ts';
 import type { JobsService } from './service.ts';
 import { announceChange } from './service.ts';
-
-/** As `workflows.scheduleBindings` answers (plugins/workflows/actions/scheduled.ts). */
-interface ScheduleBinding {
-  id: string;
-  entity_id: string;
-  workflow_id: string;
-  workspace_id: string;
-  enabled: boolean;
-  cron: string | null;
-  timezone: string;
-  created_by: string | null;
-}
 
 /**
  * Workflow bindings with trigger `schedule` fire from this one scheduler: each is mirrored as a

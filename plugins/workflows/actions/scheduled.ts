@@ -1,21 +1,10 @@
+import type { ScheduleBinding } from '../../../kernel/jobs-contract.ts';
 import type { Context } from 'moleculer';
 import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { WORKFLOWS_ERR } from '../errors.ts';
 import { newRunOf } from '../run-launch.ts';
 import type { BindingRow } from '../store/bindings.ts';
 import type { WorkflowsAction } from '../service.ts';
-
-/** A schedule binding as the jobs package mirrors it (one scheduled job per binding). */
-export interface ScheduleBinding {
-  id: string;
-  entity_id: string;
-  workflow_id: string;
-  workspace_id: string;
-  enabled: boolean;
-  cron: string | null;
-  timezone: string;
-  created_by: string | null;
-}
 
 function scheduleBinding(row: BindingRow): ScheduleBinding {
   const trigger = row.trigger ?? {};
