@@ -66,7 +66,12 @@ export const ENV_SCHEMA = {
   // Workers
   WORKER_CONTROL_CONCURRENCY: { type: 'int', default: '2', min: 1, max: 256, group: 'Workers', doc: 'Concurrency of the control-plane worker (queue celery).' },
   WORKER_WORK_CONCURRENCY: { type: 'int', default: '4', min: 1, max: 256, group: 'Workers', doc: 'Concurrency of the work worker (queue work).' },
-  SCHEDULER_TICK_SECONDS: { type: 'int', default: '60', min: 1, max: 3600, group: 'Workers', doc: 'Scheduler tick interval.' },
+  SCHEDULER_TICK_SECONDS: { type: 'int', default: '60', min: 1, max: 3600, group: 'Scheduler', doc: 'The scheduler\'s safety-net pass over due jobs (control role); fires are timed on each next due time, within a second, not by this tick.' },
+  SCHEDULER_LOOKBACK_HOURS: { type: 'int', default: '24', min: 0, max: 24, group: 'Scheduler', doc: 'After downtime, a job whose latest slot is at most this old fires once (caught_up); older slots are logged missed.' },
+  SCHEDULER_SWEEP_SECONDS: { type: 'int', default: '15', min: 1, max: 3600, group: 'Scheduler', doc: 'How often the scheduler recovers job runs: lost queue jobs, runs whose worker died, outcomes of started runs.' },
+  JOBS_RUN_LEASE_SECONDS: { type: 'int', default: '120', min: 1, max: 3600, group: 'Scheduler', doc: 'A worker starting a job run renews its lease; a run whose lease lapses (the worker died) is re-queued or failed by its executor\'s rule.' },
+  JOBS_POLL_SECONDS: { type: 'int', default: '30', min: 1, max: 3600, group: 'Scheduler', doc: 'How often a job run following a task or workflow run asks for its outcome when no settle event came.' },
+  JOBS_PAUSE_AFTER_FAILURES: { type: 'int', default: '5', min: 0, max: 1000, group: 'Scheduler', doc: 'A job is paused (with the reason) after this many failed runs in a row; 0 never pauses.' },
   WORKER_HEARTBEAT_SECONDS: { type: 'int', default: '15', min: 1, max: 3600, group: 'Workers', doc: 'How often every node records its own heartbeat (roles, queues, in-flight) for GET /api/v1/workers.' },
   WORKER_STALE_SECONDS: { type: 'int', default: '60', min: 1, max: 86400, group: 'Workers', doc: 'A worker not heard from for longer than this is listed as stale.' },
   WORKER_FORGET_SECONDS: { type: 'int', default: '604800', min: 0, max: 31536000, group: 'Workers', doc: 'Heartbeat rows of a worker silent for longer than this are deleted (it leaves GET /api/v1/workers); 0 keeps them forever.' },

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 /** The folders, relative to the project root, whose sub-folders are capability packages. */
-export const BUILTIN_ROOTS = ['plugins', 'channels', 'tools', 'nodes', 'sandbox'];
+export const BUILTIN_ROOTS = ['plugins', 'channels', 'tools', 'nodes', 'sandbox', 'executors'];
 
 /**
  * Lists the package folders under the given roots: each direct sub-folder whose package.json

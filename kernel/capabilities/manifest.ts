@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type ValidatorClass from 'fastest-validator';
 import { ERRORS } from '../errors/catalogue.ts';
 
-export const CAPABILITY_KINDS = ['domain', 'channel', 'tool', 'node', 'sandbox'] as const;
+export const CAPABILITY_KINDS = ['domain', 'channel', 'tool', 'node', 'sandbox', 'executor'] as const;
 export const ROLES = ['api', 'control', 'work'] as const;
 export type CapabilityKind = (typeof CAPABILITY_KINDS)[number];
 export type Role = (typeof ROLES)[number];

@@ -29,6 +29,7 @@ import { aiEdit } from './actions/ai-edit.ts';
 import { checkpoint, decide, liveEvents } from './actions/durable.ts';
 import { agentRuns, INTERRUPT_EVENT, startInternalRun } from './actions/internal-runs.ts';
 import { awaitRun, runEventStream } from './actions/run-follow.ts';
+import { bindingInfo, scheduleBindings, startScheduledRun } from './actions/scheduled.ts';
 
 /**
  * Workflows: `/api/v1/workflows`. Definitions, bindings and runs live in PostgreSQL; node types
@@ -72,6 +73,9 @@ export default {
     agentRuns,
     runEventStream,
     awaitRun,
+    scheduleBindings,
+    bindingInfo,
+    startScheduledRun,
   },
   hooks: {
     before: {

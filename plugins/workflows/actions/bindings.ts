@@ -1,5 +1,6 @@
 import type { Context } from 'moleculer';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
+import { cronScheduleProblems } from '../../../kernel/schedule/schedule.ts';
 import { entityOf, identityOf } from '../../../kernel/tenancy/identity.ts';
 import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
 import { bindingView, newWebhookToken, type BindingInput, type BindingRow } from '../store/bindings.ts';
@@ -37,6 +38,11 @@ function normaliseTrigger(t: TriggerParam): BindingInput['trigger'] {
   }
   if (trigger.type === 'schedule' && !trigger.schedule) {
     throw ERRORS.VALIDATION_FAILED('A schedule trigger needs its schedule.', [{ field: 'trigger.schedule', message: "The 'trigger.schedule' field is required for schedule triggers.", type: 'required' }]);
+  }
+  if (trigger.type === 'schedule') {
+    // the scheduler fires it like a job (cron in the zone's wall-clock time): refused here as a job would be
+    const problems = cronScheduleProblems(String(trigger.schedule), typeof trigger.timezone === 'string' ? trigger.timezone : 'UTC', 'trigger.').map((p) => (p.field === 'trigger.cron' ? { ...p, field: 'trigger.schedule', message: p.message.replace(/'trigger\.cron'/, "'trigger.schedule'") } : p));
+    if (problems.length) throw ERRORS.VALIDATION_FAILED('The schedule trigger is not valid.', problems);
   }
   return trigger;
 }
@@ -79,6 +85,7 @@ export const createBinding: WorkflowsAction = {
     await checkTargets(this, ctx, input.workflow_id, input.workspace_id);
     const token = input.trigger.type === 'webhook' ? newWebhookToken() : null;
     const row = await this.bindings.create(who.entity_id, who.id, input, token?.hash ?? null);
+    this.broker.broadcast('workflows.bindings.changed', { entity_id: who.entity_id, binding_id: row.id });
     (ctx.meta as { $statusCode?: number }).$statusCode = 201;
     return withToken(this, row, token?.token ?? null);
   },
@@ -116,7 +123,7 @@ export const updateBinding: WorkflowsAction = {
       hash = token.hash;
     }
     const row = await this.bindings.update(entityId, current.id, next, hash);
-    this.broker.broadcast('workflows.bindings.changed', {});
+    this.broker.broadcast('workflows.bindings.changed', { entity_id: entityId, binding_id: row.id });
     return withToken(this, row, token?.token ?? null);
   },
 };
@@ -128,6 +135,6 @@ export const removeBinding: WorkflowsAction = {
   params: { ...ID_PARAM },
   async handler(ctx: Context<{ id: string }>) {
     await this.bindings.remove(entityOf(ctx), ctx.params.id);
-    this.broker.broadcast('workflows.bindings.changed', {});
+    this.broker.broadcast('workflows.bindings.changed', { entity_id: entityOf(ctx), binding_id: ctx.params.id.toLowerCase() });
   },
 };

@@ -164,12 +164,13 @@ export class Engine {
   }
 
   /**
-   * Internal runs (the agent runtime's) announce where each drive left them, after the commit:
-   * RUN_SETTLED_EVENT, emitted (one listener instance per service gets it). Workflow runs are
-   * followed through their event streams instead.
+   * Internal runs (the agent runtime's) and scheduled runs (the scheduler's job runs follow
+   * them) announce where each drive left them, after the commit: RUN_SETTLED_EVENT, emitted
+   * (one listener instance per service gets it). Other workflow runs are followed through
+   * their event streams instead.
    */
   private announceSettled(run: RunRow, outcome: RunOutcome): void {
-    if (run.trigger_type !== 'agent' || outcome.status === 'lost') return;
+    if ((run.trigger_type !== 'agent' && run.trigger_type !== 'schedule') || outcome.status === 'lost') return;
     const payload = { entity_id: run.entity_id, run_id: run.id, owner_id: run.owner_id, workspace_id: run.workspace_id, trigger_type: run.trigger_type, trigger: run.trigger, status: outcome.status, output: outcome.output ?? null, error: outcome.error ?? null, pause: outcome.pause ?? null };
     void Promise.resolve(this.deps.broker.emit(RUN_SETTLED_EVENT, payload)).catch(() => undefined);
   }
