@@ -93,6 +93,28 @@ export class BullJobQueue implements JobQueue {
     });
   }
 
+  async enqueueNew(queueName: QueueName, jobs: EnqueueJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const queue = this.queue(queueName);
+    const resolved = jobs.map((job) => resolveJob(queueName, job));
+    await this.run(`enqueue ${resolved.length} new jobs on '${queueName}'`, () =>
+      queue.addBulk(
+        resolved.map((job) => ({
+          name: job.name,
+          data: { id: job.id },
+          opts: {
+            jobId: toBullJobId(job.id),
+            delay: job.delayMs,
+            attempts: job.attempts,
+            ...(job.backoffMs > 0 ? { backoff: { type: 'fixed', delay: job.backoffMs } } : {}),
+            removeOnComplete: true,
+            removeOnFail: KEEP_FAILED_JOBS,
+          },
+        })),
+      ),
+    );
+  }
+
   process(queueName: QueueName, concurrency: number, handler: JobHandler): void {
     const queue = this.queue(queueName);
     assertConcurrency(queueName, concurrency);

@@ -37,6 +37,10 @@ export class MemoryJobQueue implements JobQueue {
     this.schedule(state, { ...resolved, attemptsMade: 0 }, resolved.delayMs);
   }
 
+  async enqueueNew(queue: QueueName, jobs: EnqueueJob[]): Promise<void> {
+    for (const job of jobs) await this.enqueue(queue, job);
+  }
+
   process(queue: QueueName, concurrency: number, handler: JobHandler): void {
     const state = this.state(queue);
     assertConcurrency(queue, concurrency);

@@ -42,6 +42,11 @@ export interface JobQueue {
   readonly driver: 'bull' | 'memory';
   /** Idempotent per (queue, id): an id already waiting, delayed or active is left alone; a failed or finished one runs again. */
   enqueue(queue: QueueName, job: EnqueueJob): Promise<void>;
+  /**
+   * Many jobs in one round trip, for ids that were never enqueued before (rows just committed,
+   * such as a scheduler's fires): no per-id state check, so an id still queued is not guarded.
+   */
+  enqueueNew(queue: QueueName, jobs: EnqueueJob[]): Promise<void>;
   /** Starts consuming a queue in this process; one handler per queue. A thrown error counts as a failed try. */
   process(queue: QueueName, concurrency: number, handler: JobHandler): void;
   /** Stops this process taking new jobs from the queue (running ones finish; other processes are not affected). */

@@ -60,6 +60,21 @@ export function jobQueueContract(label: string, openQueue: OpenQueue): void {
     t.deepEqual(await queue.counts('work'), { waiting: 0, active: 0, delayed: 0, failed: 0 });
   });
 
+  test(`${label}: enqueueNew puts many fresh jobs on a queue at once, each run once`, async (t) => {
+    const queue = await open(t, openQueue);
+    const ids = Array.from({ length: 25 }, (_, i) => `fresh-${i}`);
+    await queue.enqueueNew('work', ids.map((id) => ({ name: 'job.run', id })));
+    await queue.enqueueNew('work', []);
+    const seen: string[] = [];
+    queue.process('work', 4, async (job) => {
+      t.is(job.name, 'job.run');
+      seen.push(job.id);
+    });
+    await waitFor(() => seen.length === ids.length);
+    await sleep(SETTLE_MS);
+    t.deepEqual([...seen].sort(), [...ids].sort());
+  });
+
   test(`${label}: passes name, id and attempt to the handler`, async (t) => {
     const queue = await open(t, openQueue);
     const seen: unknown[] = [];
@@ -77,7 +92,8 @@ export function jobQueueContract(label: string, openQueue: OpenQueue): void {
     queue.process('celery', 1, async (job) => {
       order.push(job.id);
     });
-    await queue.enqueue('celery', { name: 'n', id: 'delayed', delayMs: 400 });
+    // long enough that a loaded machine still enqueues the second job before the first is due
+    await queue.enqueue('celery', { name: 'n', id: 'delayed', delayMs: 1500 });
     await queue.enqueue('celery', { name: 'n', id: 'immediate' });
     await waitFor(() => order.length === 2);
     t.deepEqual(order, ['immediate', 'delayed']);

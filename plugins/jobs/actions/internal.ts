@@ -25,12 +25,11 @@ export const fireDue: JobsAction = {
       queueOf: (name) => executors.get(name)?.queue ?? 'work',
     });
     const t1 = performance.now();
-    const runs = await Promise.all(
-      dispatch.map(async (d) => {
-        await this.queue.enqueue(d.queue, { name: JOB_RUN_JOB, id: d.run_id });
-        return { run_id: d.run_id, job_id: d.job_id, scheduled_for: d.scheduled_for.toISOString(), enqueued_at: new Date().toISOString() };
-      }),
-    );
+    // fresh run rows: one bulk add per queue instead of a state check and an add per run
+    const queues = [...new Set(dispatch.map((d) => d.queue))];
+    await Promise.all(queues.map((queue) => this.queue.enqueueNew(queue, dispatch.filter((d) => d.queue === queue).map((d) => ({ name: JOB_RUN_JOB, id: d.run_id })))));
+    const enqueuedAt = new Date().toISOString();
+    const runs = dispatch.map((d) => ({ run_id: d.run_id, job_id: d.job_id, scheduled_for: d.scheduled_for.toISOString(), enqueued_at: enqueuedAt }));
     return { claimed, more: claimed === limit, runs, claim_ms: Math.round(t1 - t0), enqueue_ms: Math.round(performance.now() - t1) };
   },
 };
