@@ -67,6 +67,14 @@ function answerOf(result: LoopResult, agentId: string | null): unknown {
           details: { plan_id: result.plan.id, steps: result.plan.steps.map((s) => s.title), tool_call: result.call, round: result.round },
         },
       };
+    case 'review':
+      return {
+        runtime_approval_required: {
+          reason: `Delivery review: the agent stopped with unfinished plan steps (${result.unfinished.map((s) => s.title).join('; ')}).`.slice(0, 4000),
+          action: 'delivery_review',
+          details: { plan_id: result.plan.id, state_version: result.plan.version, unfinished: result.unfinished, round: result.round },
+        },
+      };
     case 'question':
       return { question: { text: result.text, details: { call_id: result.call.id, round: result.round } } };
     case 'round_cap':

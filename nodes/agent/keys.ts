@@ -14,6 +14,11 @@ export function planKey(round: number, index: number): string {
   return `r${String(round).padStart(4, '0')}.plan.${index}`;
 }
 
+/** A delivery review of the round's final answer (delivery-review.ts). */
+export function reviewKey(round: number): string {
+  return `r${String(round).padStart(4, '0')}.review`;
+}
+
 /** The built-in question tool: the run parks until a person answers (a task waits on its customer). */
 export const ASK_HUMAN = 'ask_human';
 

@@ -2,7 +2,8 @@ import type { Checkpoint, DurableAnswer, DurableDecision } from '../../kernel/no
 import type { GenerateMessage, GenerateResult, ToolCall, ToolSpec } from '../../kernel/models-generate-contract.ts';
 import type { ToolPolicyVerdict } from '../../kernel/tools-contract.ts';
 import type { PlanView } from '../../kernel/agents-contract.ts';
-import { ASK_HUMAN, ASK_HUMAN_SPEC, modelKey, planKey, toolKey } from './keys.ts';
+import { ASK_HUMAN, ASK_HUMAN_SPEC, modelKey, planKey, reviewKey, toolKey } from './keys.ts';
+import { correctionsSinceResume, reviewOf, reviewPlan, type ReviewRecord } from './delivery-review.ts';
 import { afterProposal, PLAN_TOOL_SPECS, PROPOSE_PLAN, proposePlanStep, UPDATE_PLAN_STEP, updatePlanStep, type PlanPort } from './plan-tools.ts';
 
 /** What one tool call ended with, as the model is told (and as its checkpoint stores it). */
@@ -43,6 +44,7 @@ export type LoopResult =
   | { kind: 'approval'; call: ToolCall; round: number; reason: string }
   | { kind: 'question'; call: ToolCall; round: number; text: string }
   | { kind: 'plan'; call: ToolCall; round: number; plan: PlanView }
+  | { kind: 'review'; round: number; plan: PlanView; unfinished: ReviewRecord['unfinished'] }
   | { kind: 'round_cap'; rounds: number; text: string };
 
 /**
@@ -60,6 +62,7 @@ export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<L
   const tools = [...input.tools, ASK_HUMAN_SPEC, ...(port.plans ? PLAN_TOOL_SPECS : [])];
   // the run's current plan: the last proposal that was approved
   const plan: { id?: string } = {};
+  const reviews: ReviewRecord[] = [];
   for (let round = 1; ; round++) {
     let turn = done.get(modelKey(round))?.output as GenerateResult | undefined;
     if (!turn) {
@@ -74,7 +77,15 @@ export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<L
     usage.input_tokens += turn.usage.input_tokens;
     usage.output_tokens += turn.usage.output_tokens;
     messages.push({ role: 'assistant', content: turn.text, ...(turn.tool_calls.length ? { tool_calls: turn.tool_calls } : {}) });
-    if (turn.tool_calls.length === 0) return finished(turn.text, round, usage, undefined, toolCalls, 'stop');
+    if (turn.tool_calls.length === 0) {
+      const review = await deliveryReview(port, round, done, plan.id, reviews, decision);
+      if (review.kind === 'passed') return finished(turn.text, round, usage, undefined, toolCalls, 'stop');
+      if (review.kind === 'pause') return { kind: 'review', round, plan: review.plan, unfinished: review.unfinished };
+      if (review.usedDecision) decision = undefined;
+      reviews.push(review.record);
+      messages.push({ role: 'user', content: review.record.message });
+      continue;
+    }
     for (const [index, call] of turn.tool_calls.entries()) {
       const key = toolKey(round, index);
       let outcome = done.get(key)?.output as ToolOutcome | undefined;
@@ -94,6 +105,19 @@ export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<L
       messages.push({ role: 'tool', tool_call_id: call.id, tool_name: call.name, content: outcome.ok ? (outcome.output ?? null) : { error: outcome.error }, is_error: !outcome.ok });
     }
   }
+}
+
+/** The review of a final answer: replayed when committed, else made now against the plan as it is. */
+async function deliveryReview(port: AgentPort, round: number, done: Map<string, Checkpoint>, planId: string | undefined, reviews: ReviewRecord[], decision: DurableDecision | undefined): Promise<ReturnType<typeof reviewPlan>> {
+  const replayed = reviewOf(done.get(reviewKey(round)));
+  if (replayed) return { kind: 'correct', record: replayed, usedDecision: false };
+  if (!port.plans || !planId) return { kind: 'passed' };
+  const verdict = reviewPlan(await port.plans.get(planId), correctionsSinceResume(reviews), decision);
+  if (verdict.kind === 'correct') {
+    const { unfinished, resumed_by } = verdict.record;
+    await port.checkpoint(reviewKey(round), 'completed', verdict.record, { events: [{ type: 'agent.review', data: { round, unfinished, resumed_by } }] });
+  }
+  return verdict;
 }
 
 function lastText(messages: GenerateMessage[]): string {

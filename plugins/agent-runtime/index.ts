@@ -2,7 +2,7 @@ import type { Context, ServiceSchema } from 'moleculer';
 import { listExecutions } from './executions.ts';
 import { agentTools } from './agent-tools.ts';
 import { generateAgent } from './generate.ts';
-import { applySettled, resumeFromPlan, resumeFromTask, startTaskRun, type RunRequested } from './task-runs.ts';
+import { applySettled, resumeFromPlan, resumeFromReview, resumeFromTask, startTaskRun, type RunRequested } from './task-runs.ts';
 import { PLAN_APPROVED_EVENT, PLAN_REJECTED_EVENT, type PlanEventPayload } from '../../kernel/agents-contract.ts';
 import { WORKFLOWS_RUN_SETTLED_EVENT, type RunSettled } from '../../kernel/nodes/durable.ts';
 
@@ -47,6 +47,12 @@ export const executionsService = {
       group: 'agent-runtime',
       async handler(this: Logged, ctx: Context<PlanEventPayload>) {
         await resumeFromPlan(ctx, ctx.params).catch((err: Error) => this.logger.warn({ err, plan_id: ctx.params.plan_id }, 'could not resume a run after its plan was rejected'));
+      },
+    },
+    'task.delivery_review.resumed': {
+      group: 'agent-runtime',
+      async handler(this: Logged, ctx: Context<Parameters<typeof resumeFromReview>[1]>) {
+        await resumeFromReview(ctx, ctx.params).catch((err: Error) => this.logger.warn({ err, run_id: ctx.params.run_id }, 'could not resume a run after its delivery review'));
       },
     },
     'task.hitl.responded': {

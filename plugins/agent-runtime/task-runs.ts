@@ -97,12 +97,31 @@ export async function applySettled(broker: ServiceBroker, r: RunSettled): Promis
     const code = r.error?.code ?? 'error';
     await note({ state: 'failed', reason: code === 'AGENT_ROUND_CAP' ? 'round_cap' : code, message: r.error?.message ?? 'The run failed.' });
     await move('failed');
+  } else if (r.status === 'paused' && r.pause?.kind === 'runtime_approval' && reviewPauseOf(r.pause.request)) {
+    const review = reviewPauseOf(r.pause.request)!;
+    await broker.call('task-runs.pauseForReview', { ...scope, plan_id: review.plan_id, state_version: review.state_version }, opts);
   } else if (r.status === 'paused' && r.pause?.kind === 'runtime_approval') {
     await broker.call('task-runs.raiseRequest', { ...scope, kind: 'approval', prompt: (r.pause.message ?? 'An action needs your approval.').slice(0, 20_000), options: ['approve', 'reject'] }, opts);
   } else if (r.status === 'paused' && r.pause?.kind === 'question') {
     await broker.call('task-runs.raiseRequest', { ...scope, kind: 'hitl', prompt: (r.pause.message ?? 'The agent has a question.').slice(0, 20_000) }, opts);
     await move('waiting_on_customer');
   }
+}
+
+/** The plan and state version of a run paused in delivery review (nodes/agent delivery-review.ts), else null. */
+function reviewPauseOf(request: unknown): { plan_id: string; state_version: number } | null {
+  const r = request as { action?: unknown; details?: { plan_id?: unknown; state_version?: unknown } } | null;
+  if (r?.action !== 'delivery_review' || typeof r.details?.plan_id !== 'string' || typeof r.details.state_version !== 'number') return null;
+  return { plan_id: r.details.plan_id, state_version: r.details.state_version };
+}
+
+/**
+ * A person resumed a run paused in delivery review (the task checked the plan and state version
+ * they saw): the run goes on with a fresh review budget. Nothing else is approved by it.
+ */
+export async function resumeFromReview(ctx: Context, p: { entity_id: string; run_id: string | null; resumed_by?: { id: string | null } }): Promise<void> {
+  if (!p.run_id) return;
+  await ctx.call(WORKFLOWS_DECIDE_ACTION, { run_id: p.run_id, decision: 'approve', comment: 'delivery review resumed' }, asUser(p.entity_id, p.resumed_by?.id ?? null));
 }
 
 /** A person decided a task's approval request or answered its question: the parked run goes on. */
