@@ -3,7 +3,7 @@ import { entityOf } from '../../../kernel/tenancy/identity.ts';
 import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
 import { runDetail, runSummary } from '../run-view.ts';
 import { openRunStream } from '../sse.ts';
-import { lastEventIdOf } from '../../../kernel/sse.ts';
+import { LAST_EVENT_ID_PARAM, lastEventIdOf } from '../../../kernel/sse.ts';
 import { RUN_ID_PARAM, RUN_SCHEMA, RUN_STATUSES } from '../schemas.ts';
 import type { RunFilter } from '../store/run-queries.ts';
 import type { WorkflowsAction } from '../service.ts';
@@ -47,7 +47,7 @@ export const runEvents: WorkflowsAction = {
   summary: 'Live status of a run (SSE)',
   description: 'Durable events carry their seq as id: reconnect with the `Last-Event-ID` header (or `?last_event_id=`) to get every event after it. Ends after run.finished.',
   tags: ['workflows'],
-  params: { ...RUN_ID_PARAM, last_event_id: { type: 'number', integer: true, min: 0, optional: true, convert: true }, $req: { type: 'any', optional: true }, $res: { type: 'any', optional: true } },
+  params: { ...RUN_ID_PARAM, ...LAST_EVENT_ID_PARAM, $req: { type: 'any', optional: true }, $res: { type: 'any', optional: true } },
   response: { 200: { description: 'Server-sent events', contentType: 'text/event-stream', schema: { type: 'string' } } },
   async handler(ctx: Context<{ run_id: string; last_event_id?: number; $req?: { headers: Record<string, string> } }>) {
     const row = await this.runQueries.get(entityOf(ctx), ctx.params.run_id);
