@@ -136,3 +136,34 @@ export function cursorPageSchema(item: JSONSchema): JSONSchema {
 export function keysetSql(keyset: Keyset, after: KeyValue[] | undefined, bind: (value: KeyValue) => string): { select: string; order: string; where: string | undefined } {
   return { select: keysetSelect(keyset.columns), order: keysetOrder(keyset.columns), where: after ? keysetAfter(keyset.columns, after, bind) : undefined };
 }
+
+/**
+ * The statement of one page of `from` under `where` (whose placeholders $1.. are `bind`): the
+ * `columns`, each row's key, and the total of the whole filtered list as `total_count`, in one
+ * round trip; plus the count alone, for a page past the end (no row carries the total then).
+ */
+export function keysetPageQuery(q: { columns: string; from: string; where: string; bind: unknown[]; keyset: Keyset; page: PageStart }): { text: string; bind: unknown[]; count: { text: string; bind: unknown[] } } {
+  const bind = [...q.bind];
+  const sql = keysetSql(q.keyset, q.page.after, (value) => `$${bind.push(value)}`);
+  const count = `SELECT count(*) AS n FROM ${q.from} WHERE ${q.where}`;
+  // limit and offset are validated integers (PAGING_PARAMS): written in, so the count's binds are the filter's
+  const text = `SELECT ${q.columns}, ${sql.select}, (${count}) AS total_count FROM ${q.from}
+    WHERE ${q.where}${sql.where ? ` AND ${sql.where}` : ''} ORDER BY ${sql.order} LIMIT ${Math.trunc(q.page.limit) + 1} OFFSET ${Math.trunc(q.page.offset)}`;
+  return { text, bind, count: { text: count, bind: q.bind } };
+}
+
+/** Runs a statement with positional binds and returns its rows (a store's own query function). */
+export type RowsOf = (text: string, bind: unknown[]) => Promise<object[]>;
+
+/**
+ * One page of a keyset list: limit + 1 rows with their keys (for cursorPage) and the total of
+ * the whole filtered list, from the rows or, for a page past the end, counted again.
+ */
+export async function keysetPage<R>(rowsOf: RowsOf, q: Parameters<typeof keysetPageQuery>[0]): Promise<{ rows: R[]; total: number }> {
+  const statement = keysetPageQuery(q);
+  const rows = (await rowsOf(statement.text, statement.bind)) as (R & { total_count: unknown })[];
+  if (rows.length) return { rows, total: Number(rows[0].total_count) };
+  if (q.page.offset === 0 && !q.page.after) return { rows, total: 0 };
+  const [counted] = (await rowsOf(statement.count.text, statement.count.bind)) as { n: unknown }[];
+  return { rows, total: Number(counted?.n ?? 0) };
+}
