@@ -159,7 +159,7 @@ export type RowsOf = (text: string, bind: unknown[]) => Promise<object[]>;
  * One page of a keyset list: limit + 1 rows with their keys (for cursorPage) and the total of
  * the whole filtered list, from the rows or, for a page past the end, counted again.
  */
-export async function keysetPage<R>(rowsOf: RowsOf, q: Parameters<typeof keysetPageQuery>[0]): Promise<{ rows: R[]; total: number }> {
+export async function keysetPage<R extends object = Record<string, unknown>>(rowsOf: RowsOf, q: Parameters<typeof keysetPageQuery>[0]): Promise<{ rows: R[]; total: number }> {
   const statement = keysetPageQuery(q);
   const rows = (await rowsOf(statement.text, statement.bind)) as (R & { total_count: unknown })[];
   if (rows.length) return { rows, total: Number(rows[0].total_count) };

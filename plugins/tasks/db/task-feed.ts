@@ -17,7 +17,7 @@ function feedKeyset(name: TaskFeedTable): Keyset {
 }
 
 /** A page of a task's feed (limit + 1 rows with their keys, for cursorPage) and the feed's total. */
-export async function taskFeedPage<R>(db: Sequelize, table: TaskFeedTable, columns: string, scope: { entityId: string; taskId: string }, page: PageStart): Promise<{ rows: R[]; total: number }> {
+export async function taskFeedPage<R extends object>(db: Sequelize, table: TaskFeedTable, columns: string, scope: { entityId: string; taskId: string }, page: PageStart): Promise<{ rows: R[]; total: number }> {
   const rowsOf: RowsOf = (text, bind) => db.query(text, { bind, type: QueryTypes.SELECT });
   return keysetPage<R>(rowsOf, { columns, from: table, where: 'task_id = $1 AND entity_id = $2', bind: [scope.taskId, scope.entityId], keyset: TASK_FEED_KEYSETS[table], page });
 }
