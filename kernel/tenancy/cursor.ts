@@ -12,9 +12,12 @@ import { KEYSET_COLUMN, keysetAfter, keysetOrder, keysetSelect, keyValueProblem,
  *   const keyset = defineKeyset('workflow_runs', [{ expr: 'created_at', type: 'timestamptz', descending: true }, { expr: 'id', type: 'uuid', descending: true }]);
  *   params: { ...PAGING_PARAMS, ...CURSOR_PARAMS }           // and response: cursorPageSchema(ITEM)
  *   const after = afterCursor(keyset, ctx.params);             // 422 naming `cursor` when it is not one of this list's
- *   const sql = keysetSql(keyset, after, bind);                 // select, order, where (undefined on a first page)
- *   SELECT *, ${sql.select} FROM t WHERE ... ${sql.where ? `AND ${sql.where}` : ''} ORDER BY ${sql.order} LIMIT ${limit + 1} OFFSET ${offset}
- *   return { ...cursorPage(keyset, rows, { limit, offset, after }), total }
+ *   const page = { limit, offset, after };
+ *   const { rows, total } = await keysetPage(rowsOf, { columns, from: 'job_runs', where: 'entity_id = $1', bind: [entityId], keyset, page });
+ *   return { ...cursorPage(keyset, rows, page), total };  // items, limit, offset (offset pages only), next_cursor
+ *
+ * A statement of its own (the tasks list, with its counters) uses keysetSql: the ORDER BY, the
+ * key column to select and the WHERE after the cursor, and fetches limit + 1 rows itself.
  *
  * The cursor is opaque to clients (base64url of the list's name and the last row's key) and is
  * checked value by value before any of it reaches SQL: a forged one is a 422, never a 500.
