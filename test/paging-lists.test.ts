@@ -155,3 +155,22 @@ test('bad paging input on each of these lists is a 422 naming the parameter, nev
   const otherSort = await k.call(`/api/v1/tasks?workspace=${ws}&sort=title&cursor=${taskCursor}`, { token: OWNER });
   t.is(otherSort.status, 422, 'a cursor of another sort');
 });
+
+test('a run event stream refuses a Last-Event-ID header or last_event_id out of range with a 422 naming it', async (t) => {
+  const wf = await k.createWorkflow(OWNER, linearWorkflow('streamed'));
+  const { run_id } = await ok(`/api/v1/workflows/${wf.id}/run`, { method: 'POST', json: { input: { name: 'x' }, wait: true } });
+  const path = `/api/v1/workflows/runs/${run_id}/events`;
+  for (const header of ['99999999999', '1e99', '-1', 'abc']) {
+    const res = await k.call(path, { token: OWNER, headers: { 'Last-Event-ID': header } });
+    t.is(res.status, 422, `Last-Event-ID: ${header}: ${res.text.slice(0, 200)}`);
+    t.deepEqual(res.body.errors.map((e: { field: string }) => e.field), ['Last-Event-ID']);
+  }
+  for (const value of ['2147483648', '1e99', '-1']) {
+    const res = await k.call(`${path}?last_event_id=${value}`, { token: OWNER });
+    t.is(res.status, 422, `last_event_id=${value}`);
+    t.deepEqual(res.body.errors.map((e: { field: string }) => e.field), ['last_event_id']);
+  }
+  const replay = await fetch(`${k.kernel.apiUrl}${path}`, { headers: { authorization: `Bearer ${OWNER}`, 'last-event-id': '1' } });
+  t.is(replay.status, 200, 'an id in range replays');
+  await replay.body?.cancel();
+});
