@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'moleculer';
+import { ERRORS } from './errors/catalogue.ts';
+import { PG_INTEGER_MAX, queryInteger } from './query-integer.ts';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -55,9 +57,23 @@ export function openSse(ctx: Context, comment: string, hooks: { onEnd?: () => vo
   };
 }
 
-/** `Last-Event-ID` header, else `?last_event_id=`; 0 when neither is a positive integer. */
+/** `?last_event_id=`: what the `Last-Event-ID` header says, for a client that cannot set headers. */
+export const LAST_EVENT_ID_PARAM = {
+  last_event_id: queryInteger({ min: 0, max: PG_INTEGER_MAX, description: 'resume after this event id (as the `Last-Event-ID` header)' }),
+} as const;
+
+/**
+ * `Last-Event-ID` header, else `?last_event_id=`; 0 when neither is given. The header is not
+ * validated with the params, so it is held to the same bounds here: anything but such an
+ * integer is a 422 naming it (an id past the integers the store holds would fail the query).
+ */
 export function lastEventIdOf(params: { $req?: { headers: Record<string, string | string[] | undefined> }; last_event_id?: number }): number {
   const header = params.$req?.headers['last-event-id'];
-  const value = Number(Array.isArray(header) ? header[0] : (header ?? params.last_event_id ?? 0));
-  return Number.isInteger(value) && value > 0 ? value : 0;
+  if (header === undefined) return params.last_event_id ?? 0;
+  const text = (Array.isArray(header) ? header[0] : header).trim();
+  const value = /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value <= PG_INTEGER_MAX)) {
+    throw ERRORS.VALIDATION_FAILED(`The Last-Event-ID header must be an event id, an integer from 0 to ${PG_INTEGER_MAX}.`, [{ field: 'Last-Event-ID', message: `must be an integer from 0 to ${PG_INTEGER_MAX}`, type: 'number' }]);
+  }
+  return value;
 }

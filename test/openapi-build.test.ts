@@ -42,7 +42,7 @@ const tasks: ServiceSchema = {
 			handler: ok,
 		},
 		update: { rest: ['PUT /:id', 'PATCH /:id'], params: { id: 'string', title: 'string|optional' }, handler: ok },
-		history: { rest: 'GET /:id/history{/:page}', params: { id: 'string', page: 'number|integer|optional|convert', limit: 'number|optional|convert' }, handler: ok },
+		history: { rest: 'GET /:id/history{/:page}', params: { id: 'string', page: 'number|integer|optional|convert', limit: 'number|min:1|max:100|optional|convert' }, handler: ok },
 		attach: {
 			rest: multipartRoute,
 			params: { id: 'string', $filename: 'string|optional', caption: 'string|optional' },

@@ -93,7 +93,30 @@ export function patternProblems(schema: unknown, at: string): string[] {
 	return problems;
 }
 
-/** Duplicate operationIds and mismatches between `{name}` in a path and its `in: path` parameters. */
+/** A numeric schema, or an array of them (a repeated query value): its bounds, by location. */
+function numericSchemas(schema: Json, at: string): { at: string; schema: Json }[] {
+	const types = asArray(schema.type).length ? asArray(schema.type) : [schema.type];
+	if (types.includes('integer') || types.includes('number')) return [{ at, schema }];
+	return types.includes('array') && isPlainObject(schema.items) ? numericSchemas(schema.items, `${at}/items`) : [];
+}
+
+/**
+ * Every numeric query parameter has both bounds (kernel/query-integer.ts declares them): a
+ * client's `1e99` or `-1` is then a 422 naming it, never a number PostgreSQL refuses.
+ */
+function unboundedQueryNumbers(at: string, operation: Json): string[] {
+	return asArray(operation.parameters)
+		.map(asObject)
+		.filter((parameter) => parameter.in === 'query')
+		.flatMap((parameter) => numericSchemas(asObject(parameter.schema), `${at}: query parameter '${String(parameter.name)}'`))
+		.filter(({ schema }) => typeof schema.minimum !== 'number' || typeof schema.maximum !== 'number')
+		.map(({ at: where }) => `${where} is a number without both a minimum and a maximum`);
+}
+
+/**
+ * Duplicate operationIds, mismatches between `{name}` in a path and its `in: path` parameters,
+ * and numeric query parameters without both bounds.
+ */
 export function semanticProblems(doc: unknown): string[] {
 	const problems: string[] = [];
 	const operationIds = new Map<string, string>();
@@ -115,6 +138,7 @@ export function semanticProblems(doc: unknown): string[] {
 		for (const name of declared) {
 			if (!templated.includes(name)) problems.push(`${at}: path parameter '${name}' is not in the path`);
 		}
+		problems.push(...unboundedQueryNumbers(at, operation));
 	}
 	return problems;
 }

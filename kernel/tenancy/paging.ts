@@ -1,9 +1,15 @@
 import type { JSONSchema } from '../openapi/types.ts';
+import { queryInteger } from '../query-integer.ts';
 
-/** The list conventions: `?limit=&offset=` (default 50, at most 200), as fastest-validator params. */
+/** Page size bounds and the deepest offset: past it, a list that grows pages with `cursor` (kernel/tenancy/cursor.ts). */
+export const PAGE_LIMIT_MAX = 200;
+export const PAGE_LIMIT_DEFAULT = 50;
+export const PAGE_OFFSET_MAX = 1_000_000;
+
+/** The list conventions: `?limit=&offset=` (default 50, at most 200; offset at most 1,000,000), as fastest-validator params. */
 export const PAGING_PARAMS = {
-  limit: { type: 'number', integer: true, min: 1, max: 200, default: 50, convert: true },
-  offset: { type: 'number', integer: true, min: 0, default: 0, convert: true },
+  limit: queryInteger({ min: 1, max: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT }),
+  offset: queryInteger({ min: 0, max: PAGE_OFFSET_MAX, default: 0 }),
 } as const;
 
 /** JSON schema of a page of items, for an action's `response`. */

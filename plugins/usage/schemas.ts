@@ -1,7 +1,8 @@
 import { USAGE_COUNTERS } from '../../kernel/usage-contract.ts';
+import { queryInteger } from '../../kernel/query-integer.ts';
 
 export const SUMMARY_PARAMS = {
-  days: { type: 'number', integer: true, min: 1, max: 365, default: 30, convert: true },
+  days: queryInteger({ min: 1, max: 365, default: 30 }),
 } as const;
 
 const counter = { type: 'integer', minimum: 0 };

@@ -27,7 +27,7 @@ export function workspaceView(row: WorkspaceRow): WorkspaceView {
   };
 }
 
-export function activityView(row: ActivityRow): ActivityView {
+export function activityView(row: ActivityAttributes): ActivityView {
   return {
     id: row.id,
     workspace_id: row.workspace_id,

@@ -9,7 +9,7 @@ import { CHAT_ERR } from '../errors.ts';
 import { removeFiles } from '../form.ts';
 import { relayRun } from '../relay.ts';
 import { asCaller, awaitRun, interruptRun } from '../runs.ts';
-import { lastEventIdOf } from '../../../kernel/sse.ts';
+import { LAST_EVENT_ID_PARAM, lastEventIdOf } from '../../../kernel/sse.ts';
 import { deleteConversation, findConversation, insertMessage, listConversations, listMessages, runMessage, setPending, takePending, type StoredFile } from '../store.ts';
 import { conversationView, CONVERSATION_SCHEMA, MESSAGE_SCHEMA, messageView } from '../views.ts';
 import type { ChatAction } from '../service.ts';
@@ -108,7 +108,7 @@ export const runEvents: ChatAction = {
   summary: 'Follow a chat run again (SSE)',
   description: 'The frames of POST /chat/stream for a run of one of your conversations: `message.start` (no id), then the durable frames after `Last-Event-ID` (or `?last_event_id=`; none: from the run\'s start) and the live ones, to `message.end`. Disconnecting here does not stop the run.',
   tags: ['chat'],
-  params: { run_id: { type: 'string', min: 1, max: 64 }, last_event_id: { type: 'number', integer: true, min: 0, optional: true, convert: true }, $req: { type: 'any', optional: true }, $res: { type: 'any', optional: true } },
+  params: { run_id: { type: 'string', min: 1, max: 64 }, ...LAST_EVENT_ID_PARAM, $req: { type: 'any', optional: true }, $res: { type: 'any', optional: true } },
   response: { 200: { description: 'Server-sent events', contentType: 'text/event-stream', schema: { type: 'string' } } },
   async handler(ctx: Context<{ run_id: string; last_event_id?: number; $req?: IncomingMessage }>) {
     const who = identityOf(ctx);

@@ -7,6 +7,7 @@ import { taskCard, type CardRow } from '../db/task-row.ts';
 import { countByStatus, FILTER_PARAMS, filtersOf, SORT_PARAM, sortOf, type FilterParams } from '../ops/query.ts';
 import { BOARD_SCHEMA } from '../schemas.ts';
 import { dbOf, type TasksAction } from '../service.ts';
+import { queryInteger } from '../../../kernel/query-integer.ts';
 
 /** `GET /api/v1/tasks/board`: the five columns with counts and their first tasks, under the list's filters. */
 export const board: TasksAction = {
@@ -14,7 +15,7 @@ export const board: TasksAction = {
   summary: 'Kanban grouping with counts',
   description: 'Each column counts every matching task and carries the first `per_column` of them as cards (the task without its description and run details; default order: priority, then newest).',
   tags: ['tasks'],
-  params: { ...FILTER_PARAMS, ...SORT_PARAM, per_column: { type: 'number', integer: true, min: 0, max: 100, default: 10, convert: true } },
+  params: { ...FILTER_PARAMS, ...SORT_PARAM, per_column: queryInteger({ min: 0, max: 100, default: 10 }) },
   response: BOARD_SCHEMA,
   async handler(ctx: Context<FilterParams & { per_column: number }>) {
     const db = dbOf(this);

@@ -1,6 +1,8 @@
 import type { Context } from 'moleculer';
 import { entityOf } from '../../../kernel/tenancy/identity.ts';
-import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
+import { afterCursor, CURSOR_PARAMS, cursorPage, cursorPageSchema } from '../../../kernel/tenancy/cursor.ts';
+import { PAGING_PARAMS } from '../../../kernel/tenancy/paging.ts';
+import { TASK_FEED_KEYSETS } from '../db/task-feed.ts';
 import { getTask } from '../db/task-store.ts';
 import { iso } from '../db/task-row.ts';
 import { addComment, emitCommented, logsOf, type LogRow } from '../ops/comment.ts';
@@ -39,17 +41,19 @@ function logView(row: LogRow, attachments: AttachmentView[]) {
 export const listLogs: TasksAction = {
   rest: 'GET /:id/logs',
   summary: 'List the comments of a task',
+  description: 'Oldest first; pages by `offset` or by `cursor` (the `next_cursor` of the previous page).',
   tags: ['tasks'],
-  params: { id: ID, ...PAGING_PARAMS },
-  response: pageSchema(LOG_SCHEMA),
-  async handler(ctx: Context<{ id: string; limit: number; offset: number }>) {
+  params: { id: ID, ...PAGING_PARAMS, ...CURSOR_PARAMS },
+  response: cursorPageSchema(LOG_SCHEMA),
+  async handler(ctx: Context<{ id: string; limit: number; offset: number; cursor?: string }>) {
     const db = dbOf(this);
     const entityId = entityOf(ctx);
+    const page = { limit: ctx.params.limit, offset: ctx.params.offset, after: afterCursor(TASK_FEED_KEYSETS.task_logs, ctx.params) };
     const task = await getTask(db, entityId, ctx.params.id);
-    const page = { limit: ctx.params.limit, offset: ctx.params.offset };
     const { rows, total } = await logsOf(db, entityId, task.id, page);
-    const files = rows.length ? (await attachmentsOf(db, entityId, task.id, rows.map((r) => r.id))).map(attachmentView) : [];
-    return { items: rows.map((r) => logView(r, files)), total, ...page };
+    const { items, ...rest } = cursorPage(TASK_FEED_KEYSETS.task_logs, rows, page);
+    const files = items.length ? (await attachmentsOf(db, entityId, task.id, items.map((r) => r.id))).map(attachmentView) : [];
+    return { items: items.map((r) => logView(r, files)), total, ...rest };
   },
 };
 

@@ -1,5 +1,7 @@
 import type { AssigneeType } from '../domain/constants.ts';
 import type { TaskStatus } from '../domain/state-machine.ts';
+import { defineKeyset, keysetSql, type KeyColumn, type Keyset, type PageStart } from '../../../kernel/tenancy/cursor.ts';
+import { keysetOrder } from '../../../kernel/tenancy/keyset-sql.ts';
 import { BindList, likePattern } from './sql-builder.ts';
 
 /**
@@ -45,15 +47,25 @@ export function parseSort(text: string): SortKey[] | null {
   return keys.length ? keys : null;
 }
 
-/** ORDER BY text; ties broken by id in the direction of the last key, so paging is stable. */
+const KEY_TYPES: Record<SortField, Pick<KeyColumn, 'type' | 'nullable'>> = {
+  created_at: { type: 'timestamptz' },
+  updated_at: { type: 'timestamptz' },
+  priority: { type: 'smallint' },
+  deadline: { type: 'timestamptz', nullable: true },
+  title: { type: 'text' },
+  status: { type: 'text' },
+};
+
+/** The keyset of an order: its keys, ties broken by id in the direction of the last key, so paging is stable. */
+export function taskKeyset(sort: SortKey[]): Keyset {
+  const columns: KeyColumn[] = sort.map((k) => ({ expr: k.field, ...KEY_TYPES[k.field], descending: k.descending }));
+  columns.push({ expr: 'id', type: 'uuid', descending: sort[sort.length - 1]?.descending ?? false });
+  return defineKeyset(`tasks:${sort.map((k) => `${k.descending ? '-' : ''}${k.field}`).join(',')}`, columns);
+}
+
+/** ORDER BY text (deadline's nulls last), from the keyset. */
 export function orderBy(sort: SortKey[]): string {
-  const parts = sort.map((k) => {
-    const dir = k.descending ? 'DESC' : 'ASC';
-    return k.field === 'deadline' ? `deadline ${dir} NULLS LAST` : `${k.field} ${dir}`;
-  });
-  const last = sort[sort.length - 1];
-  parts.push(`id ${last?.descending ? 'DESC' : 'ASC'}`);
-  return parts.join(', ');
+  return keysetOrder(taskKeyset(sort).columns);
 }
 
 /** WHERE text for the filters, always scoped to the entity. */
@@ -102,15 +114,18 @@ export function countersQuery(entityId: string, filters: TaskFilters): { sql: st
 }
 
 /**
- * A page of tasks. When the counters can give the total, every row carries it as `total_count`
- * (one round trip); otherwise `withTotal` is false and the total is counted separately.
+ * A page of tasks (limit + 1 rows, each with its keyset key: kernel/tenancy/cursor.ts), after a
+ * cursor's key or `offset` rows in. When the counters can give the total, every row carries it
+ * as `total_count` (one round trip); otherwise `withTotal` is false and the total is counted
+ * separately.
  */
-export function listQuery(entityId: string, filters: TaskFilters, sort: SortKey[], page: { limit: number; offset: number }, now: Date): { sql: string; bind: unknown[]; withTotal: boolean } {
+export function listQuery(entityId: string, filters: TaskFilters, sort: SortKey[], page: PageStart, now: Date): { sql: string; bind: unknown[]; withTotal: boolean } {
   const binds = new BindList();
-  const where = whereOf(entityId, filters, binds, now);
+  const keyset = keysetSql(taskKeyset(sort), page.after, (v) => binds.add(v));
+  const where = [whereOf(entityId, filters, binds, now), keyset.where].filter(Boolean).join(' AND ');
   const withTotal = countableFromCounters(filters);
   const total = withTotal ? `, (SELECT COALESCE(sum(n), 0)::int FROM (${countersSql(entityId, filters, binds)}) c) AS total_count` : '';
-  const sql = `SELECT *${total} FROM tasks WHERE ${where} ORDER BY ${orderBy(sort)} LIMIT ${binds.add(page.limit)} OFFSET ${binds.add(page.offset)}`;
+  const sql = `SELECT *, ${keyset.select}${total} FROM tasks WHERE ${where} ORDER BY ${keyset.order} LIMIT ${binds.add(page.limit + 1)} OFFSET ${binds.add(page.offset)}`;
   return { sql, bind: binds.values, withTotal };
 }
 

@@ -1,6 +1,8 @@
 import type { Context } from 'moleculer';
 import { QueryTypes, type Sequelize } from 'sequelize';
+import type { PageStart } from '../../../kernel/tenancy/cursor.ts';
 import { newId } from '../../../kernel/tenancy/ids.ts';
+import { taskFeedPage } from '../db/task-feed.ts';
 import { parseMentions, type Mention } from '../domain/mentions.ts';
 import { resumeTargetOnComment } from '../domain/state-machine.ts';
 import { invalidField } from '../errors.ts';
@@ -84,13 +86,7 @@ export function emitCommented(ctx: Context, result: CommentResult, actor: Actor)
   emitDispatches(ctx, result.task, result.dispatches);
 }
 
-export async function logsOf(db: Sequelize, entityId: string, taskId: string, page: { limit: number; offset: number }): Promise<{ rows: LogRow[]; total: number }> {
-  const rows = await db.query<LogRow & { total: number }>(
-    `SELECT id, task_id, author_type, author_id, body, mentions, created_at, count(*) OVER ()::int AS total
-     FROM task_logs WHERE task_id = $1 AND entity_id = $2 ORDER BY created_at, id LIMIT $3 OFFSET $4`,
-    { bind: [taskId, entityId, page.limit, page.offset], type: QueryTypes.SELECT },
-  );
-  if (rows.length || page.offset === 0) return { rows, total: rows[0]?.total ?? 0 };
-  const [count] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM task_logs WHERE task_id = $1 AND entity_id = $2', { bind: [taskId, entityId], type: QueryTypes.SELECT });
-  return { rows, total: count.n };
+/** A page of a task's comments, oldest first (by offset or after a cursor's key). */
+export async function logsOf(db: Sequelize, entityId: string, taskId: string, page: PageStart): Promise<{ rows: LogRow[]; total: number }> {
+  return taskFeedPage<LogRow>(db, 'task_logs', 'id, task_id, author_type, author_id, body, mentions, created_at', { entityId, taskId }, page);
 }

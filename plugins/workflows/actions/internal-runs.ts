@@ -7,6 +7,7 @@ import { SNAPSHOT_FORMAT } from '../store/definitions.ts';
 import type { AgentRunFilter } from '../store/run-queries.ts';
 import { STEP_PARAM } from '../schemas.ts';
 import type { WorkflowsAction } from '../service.ts';
+import { PAGING_PARAMS } from '../../../kernel/tenancy/paging.ts';
 
 export interface InternalRunParams {
   /** what started it; listed apart from workflow runs (`agent`: GET /api/v1/executions) */
@@ -79,8 +80,7 @@ export const agentRuns: WorkflowsAction = {
     task_id: { type: 'string', max: 64, optional: true },
     conversation_id: { type: 'string', max: 64, optional: true },
     run_id: { type: 'string', max: 64, optional: true },
-    limit: { type: 'number', integer: true, min: 1, max: 200, default: 50 },
-    offset: { type: 'number', integer: true, min: 0, max: 1_000_000, default: 0 },
+    ...PAGING_PARAMS,
   },
   async handler(ctx: Context<AgentRunFilter & { limit: number; offset: number }>) {
     const who = identityOf(ctx);

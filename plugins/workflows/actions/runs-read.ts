@@ -1,31 +1,35 @@
 import type { Context } from 'moleculer';
 import { entityOf } from '../../../kernel/tenancy/identity.ts';
-import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
+import { afterCursor, CURSOR_PARAMS, cursorPage, cursorPageSchema } from '../../../kernel/tenancy/cursor.ts';
+import { PAGING_PARAMS } from '../../../kernel/tenancy/paging.ts';
 import { runDetail, runSummary } from '../run-view.ts';
 import { openRunStream } from '../sse.ts';
-import { lastEventIdOf } from '../../../kernel/sse.ts';
+import { LAST_EVENT_ID_PARAM, lastEventIdOf } from '../../../kernel/sse.ts';
 import { RUN_ID_PARAM, RUN_SCHEMA, RUN_STATUSES } from '../schemas.ts';
-import type { RunFilter } from '../store/run-queries.ts';
+import { RUNS_KEYSET, type RunFilter } from '../store/run-queries.ts';
 import type { WorkflowsAction } from '../service.ts';
 
 export const listRuns: WorkflowsAction = {
   rest: 'GET /runs',
   summary: 'Run history',
-  description: 'Newest first; filter by workflow_id, binding_id, workspace_id, status, trigger_type.',
+  description: 'Newest first; filter by workflow_id, binding_id, workspace_id, status, trigger_type. Pages by `offset` or by `cursor` (the `next_cursor` of the previous page).',
   tags: ['workflows'],
   params: {
     ...PAGING_PARAMS,
+    ...CURSOR_PARAMS,
     workflow_id: { type: 'string', max: 64, optional: true },
     binding_id: { type: 'string', max: 64, optional: true },
     workspace_id: { type: 'string', max: 64, optional: true },
     status: { type: 'enum', values: [...RUN_STATUSES], optional: true },
     trigger_type: { type: 'enum', values: ['manual', 'webhook', 'schedule', 'event', 'workspace_event', 'retry'], optional: true },
   },
-  response: pageSchema(RUN_SCHEMA),
-  async handler(ctx: Context<RunFilter & { limit: number; offset: number }>) {
-    const { limit, offset, ...filter } = ctx.params;
-    const page = await this.runQueries.list(entityOf(ctx), filter, limit, offset);
-    return { items: page.items.map(runSummary), total: page.total, limit, offset };
+  response: cursorPageSchema(RUN_SCHEMA),
+  async handler(ctx: Context<RunFilter & { limit: number; offset: number; cursor?: string }>) {
+    const { limit, offset, cursor, ...filter } = ctx.params;
+    const page = { limit, offset, after: afterCursor(RUNS_KEYSET, { cursor, offset }) };
+    const { items, total } = await this.runQueries.list(entityOf(ctx), filter, page);
+    const { items: rows, ...rest } = cursorPage(RUNS_KEYSET, items, page);
+    return { items: rows.map(runSummary), total, ...rest };
   },
 };
 
@@ -47,7 +51,7 @@ export const runEvents: WorkflowsAction = {
   summary: 'Live status of a run (SSE)',
   description: 'Durable events carry their seq as id: reconnect with the `Last-Event-ID` header (or `?last_event_id=`) to get every event after it. Ends after run.finished.',
   tags: ['workflows'],
-  params: { ...RUN_ID_PARAM, last_event_id: { type: 'number', integer: true, min: 0, optional: true, convert: true }, $req: { type: 'any', optional: true }, $res: { type: 'any', optional: true } },
+  params: { ...RUN_ID_PARAM, ...LAST_EVENT_ID_PARAM, $req: { type: 'any', optional: true }, $res: { type: 'any', optional: true } },
   response: { 200: { description: 'Server-sent events', contentType: 'text/event-stream', schema: { type: 'string' } } },
   async handler(ctx: Context<{ run_id: string; last_event_id?: number; $req?: { headers: Record<string, string> } }>) {
     const row = await this.runQueries.get(entityOf(ctx), ctx.params.run_id);

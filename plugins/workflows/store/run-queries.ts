@@ -1,5 +1,6 @@
 import { validate as isUuid } from 'uuid';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
+import { defineKeyset, keysetPage, type PageStart } from '../../../kernel/tenancy/cursor.ts';
 import type { Sql } from './sql.ts';
 import type { ReceiptRow, RunRow } from './run-types.ts';
 import type { VersionSnapshots } from './version-snapshots.ts';
@@ -15,6 +16,12 @@ export interface RunFilter {
 
 const LIST_COLUMNS = `id, entity_id, workflow_id, workflow_version, binding_id, workspace_id, owner_id, trigger_type, status, output, error, pause, retry_of,
   root_run_id, retry_from_step, invalidated, lineage_attempt, recoveries, inline, created_at, started_at, finished_at`;
+
+/** Run history order: newest first. */
+export const RUNS_KEYSET = defineKeyset('workflow_runs', [
+  { expr: 'created_at', type: 'timestamptz', descending: true },
+  { expr: 'id', type: 'uuid', descending: true },
+]);
 
 export interface AgentRunFilter {
   status?: string;
@@ -44,7 +51,8 @@ export class RunQueries {
     return row;
   }
 
-  async list(entityId: string, filter: RunFilter, limit: number, offset: number): Promise<{ items: RunRow[]; total: number }> {
+  /** A page of runs, newest first (limit + 1 rows with their keys, for cursorPage), and the total under the filter. */
+  async list(entityId: string, filter: RunFilter, page: PageStart): Promise<{ items: RunRow[]; total: number }> {
     // agent runs (trigger_type 'agent', started by the agent runtime) are listed as executions, not here
     const where = filter.trigger_type === undefined ? ['entity_id = $1', "trigger_type <> 'agent'"] : ['entity_id = $1'];
     const params: unknown[] = [entityId];
@@ -55,15 +63,8 @@ export class RunQueries {
       where.push(`${key}::text = $${params.length}`);
     }
     // one statement, so the page and its total agree even while runs are being created
-    const rows = await this.sql.rows<RunRow & { total_count: string }>(
-      `SELECT ${LIST_COLUMNS}, count(*) OVER () AS total_count FROM workflow_runs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
-      params,
-    );
-    if (rows.length === 0 && offset > 0) {
-      const count = await this.sql.one<{ n: string }>(`SELECT count(*) AS n FROM workflow_runs WHERE ${where.join(' AND ')}`, params);
-      return { items: [], total: Number(count?.n ?? 0) };
-    }
-    return { items: rows, total: Number(rows[0]?.total_count ?? 0) };
+    const { rows, total } = await keysetPage<RunRow>((text, bind) => this.sql.rows(text, bind), { columns: LIST_COLUMNS, from: 'workflow_runs', where: where.join(' AND '), bind: params, keyset: RUNS_KEYSET, page });
+    return { items: rows, total };
   }
 
   /**

@@ -1,37 +1,45 @@
 import type { Context } from 'moleculer';
 import type { JSONSchema } from '../../../kernel/openapi/types.ts';
-import { ForeignKeyConstraintError, type WhereOptions } from 'sequelize';
+import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
 import { tenantRepo } from '../../../kernel/tenancy/repo.ts';
 import { newId } from '../../../kernel/tenancy/ids.ts';
-import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
+import { afterCursor, CURSOR_PARAMS, cursorPage, cursorPageSchema, defineKeyset, keysetPage, type RowsOf } from '../../../kernel/tenancy/cursor.ts';
+import { PAGING_PARAMS } from '../../../kernel/tenancy/paging.ts';
 import type { RecordActivityParams } from '../../../kernel/activity.ts';
 import { loadWorkspace, WORKSPACE_ID_PARAM, type WorkspacesAction } from '../lookup.ts';
+import type { ActivityAttributes } from '../model.ts';
 import { ACTIVITY_SCHEMA, activityView } from '../views.ts';
 
 const KIND_RULE = { type: 'string', min: 1, max: 100, pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$' } as const;
 const MAX_DATA_BYTES = 16 * 1024;
 
+/** The log's order: newest first. */
+const ACTIVITY_KEYSET = defineKeyset('workspace_activity', [
+  { expr: 'created_at', type: 'timestamptz', descending: true },
+  { expr: 'id', type: 'uuid', descending: true },
+]);
+
 /** `GET /api/v1/workspaces/{workspace_id}/activity`: the workspace's log, newest first. */
 export const activity: WorkspacesAction = {
   rest: 'GET /:workspace_id/activity',
   summary: 'Activity log of a workspace',
-  description: 'Append-only, newest first; `kind` keeps the entries of one kind (e.g. workspace.updated).',
+  description: 'Append-only, newest first; `kind` keeps the entries of one kind (e.g. workspace.updated). Pages by `offset` or by `cursor` (the `next_cursor` of the previous page).',
   tags: ['workspaces'],
-  params: { ...WORKSPACE_ID_PARAM, ...PAGING_PARAMS, kind: { ...KIND_RULE, optional: true } },
-  response: pageSchema(ACTIVITY_SCHEMA) as JSONSchema,
-  async handler(ctx: Context<{ workspace_id: string; limit: number; offset: number; kind?: string }>) {
+  params: { ...WORKSPACE_ID_PARAM, ...PAGING_PARAMS, ...CURSOR_PARAMS, kind: { ...KIND_RULE, optional: true } },
+  response: cursorPageSchema(ACTIVITY_SCHEMA) as JSONSchema,
+  async handler(ctx: Context<{ workspace_id: string; limit: number; offset: number; cursor?: string; kind?: string }>) {
     const { workspace_id, limit, offset, kind } = ctx.params;
+    const page = { limit, offset, after: afterCursor(ACTIVITY_KEYSET, ctx.params) };
     const row = await loadWorkspace(this, ctx, workspace_id);
-    const where: Record<string, unknown> = { workspace_id: row.id };
-    if (kind) where.kind = kind;
-    const page = await tenantRepo(this.models.Activity, 'activity entry').page(ctx, {
-      where: where as WhereOptions,
-      order: [['created_at', 'DESC'], ['id', 'DESC']],
-      limit,
-      offset,
-    });
-    return { ...page, items: page.items.map(activityView) };
+    const bind: unknown[] = [row.entity_id, row.id];
+    if (kind) bind.push(kind);
+    const db = this.models.Activity.sequelize!;
+    const rowsOf: RowsOf = (text, bind) => db.query(text, { bind, type: QueryTypes.SELECT });
+    const where = `entity_id = $1 AND workspace_id = $2${kind ? ' AND kind = $3' : ''}`;
+    const { rows, total } = await keysetPage<ActivityAttributes>(rowsOf, { columns: '*', from: 'workspace_activity', where, bind, keyset: ACTIVITY_KEYSET, page });
+    const { items, ...rest } = cursorPage(ACTIVITY_KEYSET, rows, page);
+    return { items: items.map(activityView), total, ...rest };
   },
 };
 
