@@ -7,6 +7,7 @@ import { QUEUED_START, RunRecovery, type QueuedRun } from '../plugins/workflows/
 import type { WorkflowsService } from '../plugins/workflows/service.ts';
 import type { NewRun } from '../plugins/workflows/store/run-types.ts';
 import { RENEW_LEASES_SQL } from '../plugins/workflows/store/runs.ts';
+import { eventually } from './helpers/eventually.ts';
 
 /**
  * The statements behind the recovery at start (store/run-recovery.ts) and lease renewal, on a
@@ -102,4 +103,15 @@ test.serial('lease renewal finds a holder\'s runs through the lease_owner index'
     return sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${RENEW_LEASES_SQL}`, { bind: ['n#1', 30], transaction, type: QueryTypes.SELECT });
   });
   t.regex(plan.map((r) => r['QUERY PLAN']).join('\n'), /workflow_runs_lease_owner/);
+});
+
+test.serial('a node joining the cluster (perhaps the restart of one that died holding runs) makes the work node take the dead holder\'s runs at once', async (t) => {
+  const [run] = await runs(1, 'running', leaseOwnerName('api-node-before-restart', 2_000_000_003));
+  k.kernel.broker.broadcastLocal('$node.connected', { node: { id: 'api-node-after-restart' }, reconnected: false });
+  const done = await eventually(async () => {
+    const row = (await k.call(`/api/v1/workflows/runs/${run.id}`, { token: 'owner-token' })).body;
+    return row?.status === 'completed' ? row : undefined;
+  }, { timeoutMs: 30_000 });
+  t.is(done?.status, 'completed');
+  t.is(done?.recoveries, 1);
 });

@@ -87,6 +87,13 @@ export default {
     '$services.changed'(this: WorkflowsService) {
       this.nodeTypes.invalidate();
     },
+    // a node that left may have died holding runs; one that joined may be the restart of such a node
+    '$node.disconnected'(this: WorkflowsService) {
+      return this.worker?.takeAbandoned().catch((err) => this.logger.warn(`workflow recovery after a node left failed: ${(err as Error).message}`));
+    },
+    '$node.connected'(this: WorkflowsService) {
+      return this.worker?.takeAbandoned().catch((err) => this.logger.warn(`workflow recovery after a node joined failed: ${(err as Error).message}`));
+    },
     [RUN_EVENTS_TOPIC](this: WorkflowsService, ctx: Context<{ run_id: string; events: LiveEvent[] }>) {
       this.live.deliver(ctx.params);
     },

@@ -45,7 +45,7 @@ export class RunWorker {
     this.sweepTimer = setTimeout(tick, this.deps.sweepSeconds * 1000);
     try {
       const n = await this.recover();
-      if (n.taken + n.queued > 0) this.deps.logger.info(`recovered at start: ${n.taken} workflow run(s) whose holder is gone or timer is due, ${n.queued} pending or timed run(s) queued again`);
+      if (n.queued > 0) this.deps.logger.info(`queued ${n.queued} pending or timed workflow run(s) again at start`);
     } catch (err) {
       // the periodic sweep still finds them, later
       this.deps.logger.warn(`workflow recovery at start failed: ${(err as Error).message}`);
@@ -62,14 +62,8 @@ export class RunWorker {
    * (store/runs.ts CLAIM_SQL) took its lease.
    */
   async recover(): Promise<{ taken: number; queued: number }> {
-    const { recovery, queue, leaseSeconds } = this.deps;
-    let taken = 0;
-    for (let page = RECOVERY_PAGE; page === RECOVERY_PAGE && !this.stopped; ) {
-      const rows = await recovery.takeAbandoned(leaseSeconds, RECOVERY_PAGE);
-      for (const r of rows) await queue.enqueue('work', { name: RUN_JOB, id: `${r.id}:r${r.recoveries}` });
-      taken += rows.length;
-      page = rows.length;
-    }
+    const { recovery, queue } = this.deps;
+    const taken = await this.takeAbandoned();
     let queued = 0;
     for (let cursor = QUEUED_START; !this.stopped; ) {
       const rows = await recovery.queuedAfter(cursor, RECOVERY_PAGE);
@@ -79,6 +73,25 @@ export class RunWorker {
       cursor = rows[rows.length - 1];
     }
     return { taken, queued };
+  }
+
+  /**
+   * Re-enqueues the runs whose holder is dead for sure or whose lease ran out, and due timers.
+   * Also run when a node of the cluster leaves or joins (index.ts): a node that left may have
+   * died holding runs, and a node that joins may be the restart of one (an api node holding
+   * inline webhook runs runs no recovery of its own).
+   */
+  async takeAbandoned(): Promise<number> {
+    const { recovery, queue, leaseSeconds } = this.deps;
+    let taken = 0;
+    for (let page = RECOVERY_PAGE; page === RECOVERY_PAGE && !this.stopped; ) {
+      const rows = await recovery.takeAbandoned(leaseSeconds, RECOVERY_PAGE);
+      for (const r of rows) await queue.enqueue('work', { name: RUN_JOB, id: `${r.id}:r${r.recoveries}` });
+      taken += rows.length;
+      page = rows.length;
+    }
+    if (taken > 0) this.deps.logger.info(`re-enqueued ${taken} workflow run(s) whose holder is gone`);
+    return taken;
   }
 
   /** One pass of the sweeper; returns how many runs it re-enqueued. */
