@@ -127,7 +127,7 @@ async function assertResumed(t: import('ava').ExecutionContext, k: KernelProcess
 }
 
 test.serial('embedded defaults: after kill -9 and a start on the same DATA_DIR, every pending, running and timed run finishes, no completed step repeats', async (t) => {
-  t.timeout(300_000);
+  t.timeout(600_000); // two cold starts of the whole service, slow on a busy machine
   const dataDir = mkdtempSync(join(tmpdir(), 'wao-restart-'));
   const snapshot = mkdtempSync(join(tmpdir(), 'wao-restart-rows-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => rmSync(snapshot, { recursive: true, force: true }));
@@ -154,7 +154,7 @@ test.serial('embedded defaults: after kill -9 and a start on the same DATA_DIR, 
 });
 
 test.serial('PostgreSQL and Redis, Redis having lost its jobs: after kill -9 and a start, every pending, running and timed run finishes, no completed step repeats', async (t) => {
-  t.timeout(300_000);
+  t.timeout(600_000); // two cold starts of the whole service, slow on a busy machine
   const database = await createTestDatabase('wf_restart');
   cleanups.push(() => database.drop());
   const namespace = `wfrestart${process.pid}`;
