@@ -1,5 +1,6 @@
 import test from 'ava';
 import { receipt, runUntil, startWorkflowsKernel, type WorkflowsKernel } from './workflows-helpers.ts';
+import type { WorkflowsService } from '../plugins/workflows/service.ts';
 
 /**
  * A test-only node type `guarded`: like a tool whose policy says "ask". Without an approval in
@@ -98,6 +99,10 @@ test.serial('runtime_approval_required parks the run at the step with its exact 
   t.is(calls[1].attempt, 2);
   t.is(calls[1].approval?.decided_by, 'u-owner');
   t.deepEqual(receipt(done, 'after').output, { result: { sent: 'invoice', approved_by: 'u-owner', input: { kind: 'invoice' } } });
+  const svc = k.kernel.broker.getLocalService('workflows') as unknown as WorkflowsService;
+  const events = await svc.runQueries.eventsAfter(run.id, 0);
+  t.deepEqual(events.filter((e) => e.type === 'run.resumed').map((e) => e.data.approved_step), ['send'], 'the approval resumes the run once: the worker that takes it adds no second run.resumed');
+  t.deepEqual(events.map((e) => e.seq), events.map((_, i) => i + 1), 'gap-free');
 });
 
 test.serial('reject fails the step and the run without calling the node again', async (t) => {

@@ -12,6 +12,8 @@ import { RunQueries } from './store/run-queries.ts';
 import { VersionSnapshots } from './store/version-snapshots.ts';
 import { commitMetrics } from './commit-metrics.ts';
 import { RunControl } from './store/run-control.ts';
+import { RunRecovery } from './store/run-recovery.ts';
+import { takePresence } from '../../kernel/db/presence.ts';
 import { sqlOn } from './store/sql.ts';
 import { WebhookCache } from './webhook-cache.ts';
 import type { WorkflowsService } from './service.ts';
@@ -89,6 +91,13 @@ export default {
     '$services.changed'(this: WorkflowsService) {
       this.nodeTypes.invalidate();
     },
+    // a node that left may have died holding runs; one that joined may be the restart of such a node
+    '$node.disconnected'(this: WorkflowsService) {
+      return this.worker?.takeAbandoned().catch((err) => this.logger.warn(`workflow recovery after a node left failed: ${(err as Error).message}`));
+    },
+    '$node.connected'(this: WorkflowsService) {
+      return this.worker?.takeAbandoned().catch((err) => this.logger.warn(`workflow recovery after a node joined failed: ${(err as Error).message}`));
+    },
     [RUN_EVENTS_TOPIC](this: WorkflowsService, ctx: Context<{ run_id: string; events: LiveEvent[] }>) {
       this.live.deliver(ctx.params);
     },
@@ -141,13 +150,17 @@ export default {
     this.live = new LiveEvents(this.broker);
     this.engine = new Engine({ broker: this.broker, store: this.runs, nodeTypes: this.nodeTypes, live: this.live, queue: kernel.queue, env: this.env });
   },
-  started(this: WorkflowsService) {
+  async started(this: WorkflowsService) {
+    // the engine's leases are named after this process's presence, which dies with it
+    this.presence = await takePresence(kernelOf(this.broker).db, this.logger);
+    this.engine.holdAs(this.presence.key);
     this.leases = new LeaseKeeper(this.runs, this.engine.owner, this.env.WORKFLOW_LEASE_SECONDS);
     this.leases.start();
     if (this.env.FLOWS_AVAILABLE && (this.env.ROLES as string[]).includes('work')) {
       this.worker = new RunWorker({
         engine: this.engine,
         store: this.runs,
+        recovery: new RunRecovery(this.sql),
         queue: kernelOf(this.broker).queue,
         packagesLoaded: kernelOf(this.broker).packagesLoaded,
         concurrency: this.env.WORKER_WORK_CONCURRENCY,
@@ -155,11 +168,12 @@ export default {
         leaseSeconds: this.env.WORKFLOW_LEASE_SECONDS,
         logger: this.logger,
       });
-      this.worker.start();
+      void this.worker.start();
     }
   },
-  stopped(this: WorkflowsService) {
+  async stopped(this: WorkflowsService) {
     this.worker?.stop();
     this.leases?.stop();
+    await this.presence?.release();
   },
 } as unknown as ServiceSchema;

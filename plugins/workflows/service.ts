@@ -12,6 +12,7 @@ import type { Engine } from './engine/engine.ts';
 import type { LiveEvents } from './engine/live-events.ts';
 import type { LeaseKeeper, RunWorker } from './engine/worker.ts';
 import type { WebhookCache } from './webhook-cache.ts';
+import type { Presence } from '../../kernel/db/presence.ts';
 
 export type Env = Config['env'];
 
@@ -27,6 +28,8 @@ export interface WorkflowsService extends Service {
   control: RunControl;
   webhooks: WebhookCache;
   leases: LeaseKeeper;
+  /** this process's presence (kernel/db/presence.ts): the engine's leases are named after it */
+  presence?: Presence;
   engine: Engine;
   live: LiveEvents;
   worker?: RunWorker;

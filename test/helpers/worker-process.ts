@@ -20,7 +20,11 @@ export async function startWorkerProcess(root: string, env: Record<string, strin
   });
   let out = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => {
+      // not left behind: nobody else holds this child yet
+      child.kill('SIGKILL');
+      reject(new Error(`worker did not start:\n${out}`));
+    }, 60_000);
     child.stdout!.on('data', (d) => {
       out += d;
       if (out.includes('WORKER READY')) {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ServiceBroker } from 'moleculer';
 import type { JobQueue } from '../../../kernel/queue/types.ts';
 import { entryStepOf, RunExecutor, type Journal, type RunOutcome } from './executor.ts';
@@ -21,6 +20,20 @@ export const RUN_JOB = 'workflow.run';
 /** Queue id of a run: the run id, or `<run id>:<n>` for the n-th re-enqueue by the sweeper or a timer. */
 export function runIdOfJob(jobId: string): string {
   return jobId.split(':')[0];
+}
+
+/** The delayed job that resumes a run paused on a timer: one id per wake-up, so re-arming it is idempotent. */
+export function timerJob(runId: string, resumeAt: string): { name: string; id: string; delayMs: number } {
+  const at = Date.parse(resumeAt);
+  return { name: RUN_JOB, id: `${runId}:t${at}`, delayMs: Math.max(0, at - Date.now()) };
+}
+
+/**
+ * A lease holder's name: its node and its process presence key (kernel/db/presence.ts), which
+ * the recovery at start reads back to tell a dead holder's runs from a live one's.
+ */
+export function leaseOwnerName(nodeID: string, presenceKey: number): string {
+  return `${nodeID}#${presenceKey}`;
 }
 
 export type Respond = NonNullable<StepOutcome['respond']>;
@@ -52,8 +65,8 @@ export interface InlineRun {
 
 /** Starts runs (queued, or inline for webhooks) and executes claimed runs from their receipts. */
 export class Engine {
-  /** this process's identity as a lease holder */
-  readonly owner: string;
+  /** this process's identity as a lease holder, known once its presence is taken (holdAs) */
+  private ownerName?: string;
   /** set by a benchmark to see where the time goes */
   profile?: EngineProfile;
 
@@ -66,8 +79,17 @@ export class Engine {
   constructor(
     private readonly deps: { broker: ServiceBroker; store: RunStore; nodeTypes: NodeTypeRegistry; live: LiveEvents; queue: JobQueue; env: Env },
   ) {
-    this.owner = `${deps.broker.nodeID}:${randomUUID().slice(0, 8)}`;
     this.lifecycle = this.lifecycleBlock.bind(this);
+  }
+
+  /** Names this engine's leases after the process presence it holds (the service's start does it, before any run). */
+  holdAs(presenceKey: number): void {
+    this.ownerName = leaseOwnerName(this.deps.broker.nodeID, presenceKey);
+  }
+
+  get owner(): string {
+    if (!this.ownerName) throw new Error('the workflow engine holds no lease name before its service started');
+    return this.ownerName;
   }
 
   get queue(): JobQueue {
@@ -178,8 +200,7 @@ export class Engine {
   /** A long timer wait resumes from a delayed job (the sweeper also finds it when that job is lost). */
   private async afterOutcome(run: { id: string }, outcome: RunOutcome): Promise<void> {
     if (outcome.status === 'paused' && outcome.pause?.kind === 'timer' && outcome.pause.resume_at) {
-      const delayMs = Math.max(0, Date.parse(outcome.pause.resume_at) - Date.now());
-      await this.deps.queue.enqueue('work', { name: RUN_JOB, id: `${run.id}:t${Date.parse(outcome.pause.resume_at)}`, delayMs });
+      await this.deps.queue.enqueue('work', timerJob(run.id, outcome.pause.resume_at));
     }
   }
 

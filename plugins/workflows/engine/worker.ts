@@ -1,7 +1,11 @@
 import type { JobQueue } from '../../../kernel/queue/types.ts';
-import { RUN_JOB, runIdOfJob, type Engine } from './engine.ts';
+import { RUN_JOB, runIdOfJob, timerJob, type Engine } from './engine.ts';
 import { registerJobHandler } from '../../../kernel/queue/dispatch.ts';
 import type { RunStore } from '../store/runs.ts';
+import { QUEUED_START, type RunRecovery } from '../store/run-recovery.ts';
+
+/** rows per statement of the recovery at start */
+const RECOVERY_PAGE = 500;
 
 type Logger = { warn(...args: unknown[]): void; info(...args: unknown[]): void };
 
@@ -9,15 +13,20 @@ type Logger = { warn(...args: unknown[]): void; info(...args: unknown[]): void }
  * The work-role side: consumes the `work` queue (jobs carry run ids only), renews the leases
  * of the runs this process holds, and sweeps for runs nobody holds (a dead worker's, one whose
  * enqueue never happened, a due timer), re-enqueueing them under a fresh queue id.
+ *
+ * On start it first recovers from the rows, at once: the queue may have lost every entry (the
+ * in-process queue always does on a restart; Redis may have lost its jobs), and the process
+ * that held a running run may be this node's previous life. See recover().
  */
 export class RunWorker {
   private sweepTimer?: NodeJS.Timeout;
   private stopped = false;
   private unregister?: () => void;
 
-  constructor(private readonly deps: { engine: Engine; store: RunStore; queue: JobQueue; packagesLoaded: Promise<void>; concurrency: number; sweepSeconds: number; leaseSeconds: number; logger: Logger }) {}
+  constructor(private readonly deps: { engine: Engine; store: RunStore; recovery: RunRecovery; queue: JobQueue; packagesLoaded: Promise<void>; concurrency: number; sweepSeconds: number; leaseSeconds: number; logger: Logger }) {}
 
-  start(): void {
+  /** Starts consuming and sweeping; resolves once the recovery at start has put every unfinished run back on the queue. */
+  async start(): Promise<void> {
     // runs wait until the node's start-up packages (node types, tools) are loaded
     void this.deps.packagesLoaded.then(() => {
       if (this.stopped) return;
@@ -34,6 +43,55 @@ export class RunWorker {
         });
     };
     this.sweepTimer = setTimeout(tick, this.deps.sweepSeconds * 1000);
+    try {
+      const n = await this.recover();
+      if (n.queued > 0) this.deps.logger.info(`queued ${n.queued} pending or timed workflow run(s) again at start`);
+    } catch (err) {
+      // the periodic sweep still finds them, later
+      this.deps.logger.warn(`workflow recovery at start failed: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Rows are the truth. Takes the runs whose holder is dead for sure (its process presence is
+   * gone) or whose lease ran out, and due timers, and re-enqueues them (as the sweep does);
+   * then queues every pending run again under its own id and re-arms every timer wait under
+   * its own id. Both ids are the ones the queue may still hold, so a queue that kept its
+   * entries gets no second one, and several nodes starting together add nothing twice. A
+   * duplicate would be harmless anyway: a run is driven only by the worker whose claim
+   * (store/runs.ts CLAIM_SQL) took its lease.
+   */
+  async recover(): Promise<{ taken: number; queued: number }> {
+    const { recovery, queue } = this.deps;
+    const taken = await this.takeAbandoned();
+    let queued = 0;
+    for (let cursor = QUEUED_START; !this.stopped; ) {
+      const rows = await recovery.queuedAfter(cursor, RECOVERY_PAGE);
+      for (const r of rows) await queue.enqueue('work', r.status === 'pending' || !r.resume_at ? { name: RUN_JOB, id: r.id } : timerJob(r.id, r.resume_at));
+      queued += rows.length;
+      if (rows.length < RECOVERY_PAGE) break;
+      cursor = rows[rows.length - 1];
+    }
+    return { taken, queued };
+  }
+
+  /**
+   * Re-enqueues the runs whose holder is dead for sure or whose lease ran out, and due timers.
+   * Also run when a node of the cluster leaves or joins (index.ts): a node that left may have
+   * died holding runs, and a node that joins may be the restart of one (an api node holding
+   * inline webhook runs runs no recovery of its own).
+   */
+  async takeAbandoned(): Promise<number> {
+    const { recovery, queue, leaseSeconds } = this.deps;
+    let taken = 0;
+    for (let page = RECOVERY_PAGE; page === RECOVERY_PAGE && !this.stopped; ) {
+      const rows = await recovery.takeAbandoned(leaseSeconds, RECOVERY_PAGE);
+      for (const r of rows) await queue.enqueue('work', { name: RUN_JOB, id: `${r.id}:r${r.recoveries}` });
+      taken += rows.length;
+      page = rows.length;
+    }
+    if (taken > 0) this.deps.logger.info(`re-enqueued ${taken} workflow run(s) whose holder is gone`);
+    return taken;
   }
 
   /** One pass of the sweeper; returns how many runs it re-enqueued. */

@@ -78,6 +78,9 @@ SELECT s.run_id, s.step_id, s.entity_id, s.status, s.attempt, s.input,
 FROM workflow_step_receipts s JOIN workflow_runs w ON w.id = s.run_id
 WHERE s.run_id = $1 ORDER BY s.ord`;
 
+/** A holder's leases, renewed: one statement per holder and tick (index workflow_runs_lease_owner, migrations/006). */
+export const RENEW_LEASES_SQL = "UPDATE workflow_runs SET lease_expires_at = now() + make_interval(secs => $2) WHERE lease_owner = $1 AND status = 'running'";
+
 /** Receipts as written: one whose output is its run's trigger carries no copy of it. */
 function asStored(receipts: ReceiptRow[]): ReceiptRow[] {
   return receipts.map((r) => (r.directive?.output === OUTPUT_IS_TRIGGER && r.output !== null ? { ...r, output: null } : r));
@@ -176,7 +179,7 @@ export class RunStore {
   }
 
   async renewLeases(owner: string, leaseSeconds: number): Promise<number> {
-    return this.sql.exec("UPDATE workflow_runs SET lease_expires_at = now() + make_interval(secs => $2) WHERE lease_owner = $1 AND status = 'running'", [owner, leaseSeconds]);
+    return this.sql.exec(RENEW_LEASES_SQL, [owner, leaseSeconds]);
   }
 
   /**
