@@ -37,6 +37,11 @@ type ResponseMeta = { $statusCode?: number; $location?: string; $responseType?: 
 
 /** headers a browser's script may read on a cross-origin answer */
 const EXPOSED_HEADERS = ['Location', 'Idempotent-Replayed', 'X-Request-Id', 'Retry-After', 'X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset'];
+function declaresCreated(action: Record<string, unknown> | undefined): boolean {
+  const response = action?.response;
+  return response !== null && typeof response === 'object' && '201' in response;
+}
+
 /** how often expired Idempotency-Keys are deleted */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -110,7 +115,8 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
           async onAfterCall(ctx: Context, _route: unknown, req: Req, res: ServerResponse, data: unknown) {
             const meta = ctx.meta as ResponseMeta;
             if ((data === undefined || data === null) && !meta.$statusCode) meta.$statusCode = 204;
-            if (meta.$statusCode === 201 && !meta.$location) {
+            // a route declared to create; a 201 a workflow's respond step chose is its own answer
+            if (meta.$statusCode === 201 && !meta.$location && declaresCreated(req.$action)) {
               const template = req.$action?.location;
               meta.$location = locationOf(gateway, requestPathOf(req.originalUrl ?? req.url ?? API_BASE), data, typeof template === 'string' ? template : undefined);
             }
