@@ -1,41 +1,18 @@
 import test from 'ava';
 import { QueryTypes } from 'sequelize';
-import type { Context } from 'moleculer';
 import { useTasksKernel } from './helpers/tasks-kernel.ts';
 import { eventually } from './helpers/eventually.ts';
+import { IdempotencyProbe } from './helpers/idempotency-probe.ts';
 
 const ORIGIN = 'http://app.test';
+const probe = new IdempotencyProbe();
 const fixture = useTasksKernel(test, 'idempotency', { CORS_ORIGINS: ORIGIN }, async (tk) => {
-  tk.kernel.broker.createService(probeService());
+  tk.kernel.broker.createService(probe.service());
   // moleculer-web rebuilds its aliases a little after a service appears
   await eventually(async () => (await tk.call('/api/v1/idem-probe', { method: 'POST', token: 'owner-token', json: { n: 0 } })).status === 201);
   probe.effects = 0;
 });
 const owner = 'owner-token';
-
-/** a route whose action the test holds open, so a second request can arrive while the first runs */
-const probe = { effects: 0, started: undefined as (() => void) | undefined, gate: undefined as Promise<void> | undefined };
-function probeService() {
-  return {
-    name: 'idem-probe',
-    settings: { rest: '/idem-probe' },
-    actions: {
-      hold: {
-        rest: 'POST /',
-        params: { n: 'number' },
-        response: { 201: { type: 'object' } },
-        async handler(ctx: Context<{ n: number }, { $statusCode?: number }>) {
-          probe.effects += 1;
-          const effect = probe.effects;
-          probe.started?.();
-          await probe.gate;
-          ctx.meta.$statusCode = 201;
-          return { id: `p-${effect}`, n: ctx.params.n };
-        },
-      },
-    },
-  };
-}
 
 async function count(sql: string, replacements: Record<string, unknown>): Promise<number> {
   const [row] = await fixture.tk.kernel.stores!.db.query<{ n: string }>(sql, { replacements, type: QueryTypes.SELECT });
@@ -79,17 +56,14 @@ for (const [path, extra] of [['lean', {}], ['moleculer-web', { Origin: ORIGIN }]
 }
 
 test('a duplicate while the first is in flight is a 409; the first then answers once and is replayed', async (t) => {
-  let release!: () => void;
-  probe.gate = new Promise((resolve) => (release = resolve));
-  const started = new Promise<void>((resolve) => (probe.started = resolve));
+  const held = probe.hold();
   const effectsBefore = probe.effects;
   const first = post('/api/v1/idem-probe', { n: 7 }, 'held');
-  await started;
+  await held.running;
   const duplicate = await post('/api/v1/idem-probe', { n: 7 }, 'held');
   t.is(duplicate.status, 409, duplicate.text);
   t.is(duplicate.body.code, 'IDEMPOTENCY_KEY_IN_FLIGHT');
-  t.is(duplicate.body.retryable ?? true, true);
-  release();
+  held.release();
   const answered = await first;
   t.is(answered.status, 201, answered.text);
   const replay = await post('/api/v1/idem-probe', { n: 7 }, 'held');
@@ -97,8 +71,6 @@ test('a duplicate while the first is in flight is a 409; the first then answers 
   t.is(replay.headers.get('Idempotent-Replayed'), 'true');
   t.deepEqual(replay.body, answered.body);
   t.is(probe.effects - effectsBefore, 1, 'the action ran once');
-  probe.gate = undefined;
-  probe.started = undefined;
 });
 
 test('keys are scoped per entity: another entity with the same key and body gets its own task', async (t) => {
