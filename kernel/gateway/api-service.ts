@@ -112,7 +112,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
             beforeCall(ctx.meta as Record<string, unknown>, req, action, req.$alias?.type === 'multipart' || action.multipart === true);
           },
           // on every path (lean, moleculer-web's, uploads): the answer's status and Location, then the Idempotency-Key keeps it
-          async onAfterCall(ctx: Context, _route: unknown, req: Req, res: ServerResponse, data: unknown) {
+          onAfterCall(ctx: Context, _route: unknown, req: Req, res: ServerResponse, data: unknown) {
             const meta = ctx.meta as ResponseMeta;
             if ((data === undefined || data === null) && !meta.$statusCode) meta.$statusCode = 204;
             // a route declared to create; a 201 a workflow's respond step chose is its own answer
@@ -121,7 +121,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
               meta.$location = locationOf(gateway, requestPathOf(req.originalUrl ?? req.url ?? API_BASE), data, typeof template === 'string' ? template : undefined);
             }
             res.setHeader('Cache-Control', 'no-store');
-            await keepAnswer(req, meta, data);
+            keepAnswer(req, meta, data);
             return data;
           },
         },
@@ -162,7 +162,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
     created() {
       gateway = this as unknown as GatewayState;
       gateway.idempotencyStore = new IdempotencyStore(() => kernelOf(this.broker).db, { ttlSeconds: opts.idempotencyTtlSeconds, abandonAfterMs: 2 * opts.requestTimeoutMs });
-      gateway.idempotency = new IdempotencyGate(gateway.idempotencyStore);
+      gateway.idempotency = new IdempotencyGate(gateway.idempotencyStore, (err) => this.logger.error({ err }, 'keeping the answer of an Idempotency-Key failed; the key stays claimed until abandoned'));
       (this as unknown as GatewayState).identities = new IdentityCache();
       (this as unknown as GatewayState).aliasIndex = new AliasIndex();
       const registry = this.broker.registry as unknown as { getActionEndpoints(action: string): { hasAvailable(): boolean } | undefined };

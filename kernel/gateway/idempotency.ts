@@ -11,7 +11,7 @@ type Meta = { user?: { entity_id?: string } | null; $statusCode?: number; $locat
 
 /** A claimed key, on the request while it runs. */
 interface HeldKey {
-  keep(meta: Meta, data: unknown): Promise<void>;
+  keep(meta: Meta, data: unknown): void;
   release(): Promise<void>;
 }
 
@@ -28,11 +28,21 @@ export class IdempotentReplay extends Error {
  * The Idempotency-Key rule, enforced once for every route (IETF HTTPAPI draft): after
  * authentication, a route that takes keys (declaration.ts) claims the request's key; the same
  * key and request again replays the first response with `Idempotent-Replayed: true`, another
- * request under that key is a 422, and one while the first still runs a 409. The answer is kept
- * once the route's onAfterCall has its status and Location; an error frees the key.
+ * request under that key is a 422, and one while the first still runs a 409. An error frees the
+ * key. The answer is kept once the route's onAfterCall has its status and Location; that write
+ * goes out beside the response rather than before it (the action's effect is committed either
+ * way, so waiting would only add a round trip to every keyed call): a duplicate reaching this
+ * node meanwhile waits for it and is replayed, one reaching another node in that moment gets
+ * the retryable 409.
  */
 export class IdempotencyGate {
-  constructor(private readonly store: IdempotencyStore) {}
+  /** answers being kept, by scope and key */
+  private readonly keeping = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly onKeepFailed: (err: unknown) => void,
+  ) {}
 
   async enter(req: IncomingMessage, action: Action, meta: Meta, params: Record<string, unknown>, multipart: boolean): Promise<void> {
     const declared = keyScopeOf(action, req.method ?? 'GET');
@@ -41,32 +51,41 @@ export class IdempotencyGate {
     if (key === undefined) return;
     const scope = scopeOf(declared, meta, params, action.name ?? '');
     if (scope === undefined) return;
-    const claim = await this.store.claim(scope, key, fingerprintOf(req as KeyedRequest, multipart));
+    const id = `${scope}\n${key}`;
+    const fingerprint = fingerprintOf(req as KeyedRequest, multipart);
+    let claim = await this.store.claim(scope, key, fingerprint);
+    const keeping = this.keeping.get(id);
+    if (claim.outcome === 'in_flight' && keeping) {
+      await keeping;
+      claim = await this.store.claim(scope, key, fingerprint);
+    }
     if (claim.outcome === 'in_flight') throw ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT('A request with this Idempotency-Key is still being processed; retry once it has answered.');
     if (claim.outcome === 'mismatch') throw ERRORS.IDEMPOTENCY_KEY_REUSED('This Idempotency-Key was used for another request (method, path or body differ); use a new key.');
     if (claim.outcome === 'replay') throw new IdempotentReplay(claim.response);
     const { store } = this;
+    const { claimId } = claim;
     let settled = false;
     (req as KeyedRequest).$idempotencyKey = {
-      async keep(meta, data) {
+      keep: (meta, data) => {
         if (settled) return;
         settled = true;
         const response = storableResponse(meta, data);
-        if (response) await store.complete(scope, key, claim.claimId, response);
-        else await store.release(scope, key, claim.claimId);
+        const write = response ? store.complete(scope, key, claimId, response).then(() => undefined) : store.release(scope, key, claimId);
+        const kept = write.catch(this.onKeepFailed).finally(() => this.keeping.delete(id));
+        this.keeping.set(id, kept);
       },
       async release() {
         if (settled) return;
         settled = true;
-        await store.release(scope, key, claim.claimId);
+        await store.release(scope, key, claimId);
       },
     };
   }
 }
 
 /** Keeps the answer of the request's key, if it holds one (the route's onAfterCall). */
-export function keepAnswer(req: IncomingMessage, meta: Meta, data: unknown): Promise<void> | undefined {
-  return (req as KeyedRequest).$idempotencyKey?.keep(meta, data);
+export function keepAnswer(req: IncomingMessage, meta: Meta, data: unknown): void {
+  (req as KeyedRequest).$idempotencyKey?.keep(meta, data);
 }
 
 /** Frees the request's key, if it holds one (a failed request). */
