@@ -10,11 +10,12 @@
  * Latency is timed per request in this process (fetch over keep-alive), so both sides pay the
  * same client cost; the kernel (bench/servers/tasks-kernel.ts) and the bare server run detached.
  */
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { kernelEnv, PROJECT_ROOT } from './lib/kernel-process.ts';
+import { PROJECT_ROOT } from './lib/kernel-process.ts';
+import { startTasksKernel } from './lib/tasks-kernel.ts';
 import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { freePort, pathWithThisNode, startDetached, stopAll, waitForStatus } from './lib/processes.ts';
 import { abbaOrder, median, percentile, round } from './lib/stats.ts';
@@ -61,14 +62,7 @@ async function main(): Promise<void> {
   try {
     createDatabase(dbName);
     created = true;
-    const root = join(work, 'packages');
-    cpSync(resolve(PROJECT_ROOT, 'test/fixtures/packages/test-auth'), join(root, 'test-auth'), { recursive: true });
-    symlinkSync(resolve(PROJECT_ROOT, 'plugins/tasks'), join(root, 'tasks'), 'dir');
-    symlinkSync(resolve(PROJECT_ROOT, 'plugins/workspaces'), join(root, 'workspaces'), 'dir');
-    const { env, apiPort } = await kernelEnv(join(work, 'data'), { DATABASE_URL: databaseUrl(dbName), BENCH_PACKAGE_ROOT: root });
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const kernel = startDetached('kernel', process.execPath, ['--import', 'tsx', 'bench/servers/tasks-kernel.ts'], { env, cwd: PROJECT_ROOT, logFile: join(work, 'kernel.log') });
-    await waitForStatus(`${apiUrl}/health/ready`, 200, { proc: kernel, timeoutMs: 120_000 });
+    const { apiUrl } = await startTasksKernel(work, { DATABASE_URL: databaseUrl(dbName) });
 
     const body = JSON.stringify({ title: 'Bench task', description: 'Made by bench/idempotency.ts', priority: 3 });
     const url = `${apiUrl}/api/v1/tasks`;
