@@ -1,4 +1,4 @@
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
 import type { Config } from '../config/load.ts';
 
 /** bindings moleculer gives every line that a reader at a terminal does not need on each */
@@ -18,6 +18,8 @@ export function readableLogs(format: Config['env']['LOG_FORMAT'], stdoutIsTty: b
 export function pinoLoggerOptions(env: Config['env'], nodeID: string, stdoutIsTty = process.stdout.isTTY === true): object {
   const options = { base: { node: nodeID }, timestamp: () => `,"time":"${new Date().toISOString()}"` };
   if (!readableLogs(env.LOG_FORMAT, stdoutIsTty)) return { options };
+  // loaded only for readable logs: a node writing JSON never pays for it
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
   const destination = pretty({
     sync: true,
     colorize: stdoutIsTty,
