@@ -3,6 +3,7 @@ import { Validators, type BrokerOptions } from 'moleculer';
 import type { Config } from './config/load.ts';
 import { tracingOptions } from './kernel/tracing/options.ts';
 import { brokerMiddlewares } from './kernel/metrics/action-metrics.ts';
+import { pinoLoggerOptions } from './kernel/log-format.ts';
 
 /**
  * Broker settings in one place. Every node of a cluster builds its broker from here, so
@@ -35,7 +36,7 @@ export function brokerOptions(config: Config, extras: { metricsReporter?: object
       type: 'Pino',
       options: {
         level: env.LOG_LEVEL,
-        pino: { options: { base: { node: nodeID }, timestamp: () => `,"time":"${new Date().toISOString()}"` } },
+        pino: pinoLoggerOptions(env, nodeID),
       },
     },
     logLevel: env.LOG_LEVEL as BrokerOptions['logLevel'],

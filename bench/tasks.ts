@@ -13,15 +13,16 @@
  * plugins/workspaces and the fixture identity provider; the load comes from this process.
  * Workspaces are created through the API; tasks are inserted in bulk, with their history.
  */
-import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { QueryTypes, Sequelize } from 'sequelize';
-import { kernelEnv, PROJECT_ROOT } from './lib/kernel-process.ts';
+import { PROJECT_ROOT } from './lib/kernel-process.ts';
+import { startTasksKernel } from './lib/tasks-kernel.ts';
 import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
-import { startDetached, stopAll, stopGroup, waitForStatus } from './lib/processes.ts';
+import { stopAll, stopGroup } from './lib/processes.ts';
 import { printSummary, summarizeProfile } from './lib/cpu-profile.ts';
 import { round } from './lib/stats.ts';
 import { countRows, explain, seedTasks, taskIdsIn } from './lib/tasks-seed.ts';
@@ -96,16 +97,9 @@ async function main(): Promise<void> {
   try {
     createDatabase(dbName);
     created = true;
-    const root = join(work, 'packages');
-    cpSync(resolve(PROJECT_ROOT, 'test/fixtures/packages/test-auth'), join(root, 'test-auth'), { recursive: true });
-    symlinkSync(resolve(PROJECT_ROOT, 'plugins/tasks'), join(root, 'tasks'), 'dir');
-    symlinkSync(resolve(PROJECT_ROOT, 'plugins/workspaces'), join(root, 'workspaces'), 'dir');
-    const { env, apiPort } = await kernelEnv(join(work, 'data'), { DATABASE_URL: url, BENCH_PACKAGE_ROOT: root, DATABASE_POOL_MAX: '20', ...extraEnv });
-    const apiUrl = `http://127.0.0.1:${apiPort}`;
     const profileDir = join(work, 'profile');
     const profileFlags = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const proc = startDetached('kernel', process.execPath, [...profileFlags, '--import', 'tsx', 'bench/servers/tasks-kernel.ts'], { env, cwd: PROJECT_ROOT, logFile: join(work, 'kernel.log') });
-    await waitForStatus(`${apiUrl}/health/ready`, 200, { proc, timeoutMs: 120_000 });
+    const { apiUrl, proc } = await startTasksKernel(work, { DATABASE_URL: url, DATABASE_POOL_MAX: '20', ...extraEnv }, profileFlags);
 
     const workspaces: string[] = [];
     for (let i = 0; i < workspaceCount; i++) workspaces.push((await json(apiUrl, '/api/v1/workspaces', { method: 'POST', body: JSON.stringify({ name: `Bench ${i}` }) })).id);

@@ -42,6 +42,7 @@ export const ENV_SCHEMA = {
   HOT_RELOAD: { type: 'bool', default: 'true', group: 'Process', doc: 'Watch package folders and load, reload or unload packages without a restart.' },
   SHUTDOWN_GRACE_SECONDS: { type: 'int', default: '30', min: 0, max: 600, group: 'Process', doc: 'On SIGTERM, how long in-flight requests and jobs may drain before exit.' },
   LOG_LEVEL: { type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace'], default: 'info', group: 'Process', doc: 'Log level of the JSON (pino) logs.' },
+  LOG_FORMAT: { type: 'enum', values: ['auto', 'json', 'pretty'], default: 'auto', group: 'Process', doc: 'Log lines as JSON, or readable (pino-pretty); auto: readable when stdout is a terminal, JSON otherwise.' },
   DATA_DIR: { type: 'string', default: './data', group: 'Process', doc: 'Where embedded stores keep data (embedded Postgres, local object store).' },
   // HTTP
   API_HOST: { type: 'string', default: '0.0.0.0', group: 'HTTP', doc: 'Address the API and web listeners bind to.' },
@@ -51,6 +52,7 @@ export const ENV_SCHEMA = {
   BODY_LIMIT: { type: 'string', default: '1mb', group: 'HTTP', doc: 'Largest JSON body accepted (413 above), e.g. 1mb, 512kb.', check: (v) => (/^\d+(b|kb|mb)$/i.test(v) ? undefined : 'must be a size like 512kb or 1mb') },
   UPLOAD_LIMIT_BYTES: { type: 'int', default: '26214400', min: 1, group: 'HTTP', doc: 'Largest uploaded file in bytes (413 above).' },
   RATE_LIMIT_PER_MINUTE: { type: 'int', default: '6000', min: 0, max: 10000000, group: 'HTTP', doc: 'Requests per minute per client address on /api/v1 (429 above); 0 turns the limit off.' },
+  IDEMPOTENCY_TTL_SECONDS: { type: 'int', default: '86400', min: 60, max: 2592000, group: 'HTTP', doc: 'How long the first response to an Idempotency-Key is replayed for the same key (and another request under it refused).' },
   CORS_ORIGINS: { type: 'list', default: '', group: 'HTTP', doc: 'Origins allowed by CORS (comma separated); empty disables CORS headers.' },
   // Stores
   DATABASE_URL: { type: 'url', default: '', schemes: ['postgres', 'postgresql'], group: 'Stores', doc: 'PostgreSQL URL; empty starts embedded PGlite under DATA_DIR/pg.' },

@@ -19,6 +19,8 @@ import { attachKernel } from './context.ts';
 import { runMigrations } from './db/migrations.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
+/** the kernel's own tables (the gateway's Idempotency-Keys), migrated like a package's */
+const KERNEL_MIGRATIONS = { name: 'kernel', dir: resolve(import.meta.dirname, 'idempotency', 'migrations') };
 export const KERNEL_VERSION: string = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).version;
 
 export interface Kernel {
@@ -85,6 +87,8 @@ export async function startKernel(config: Config, opts: StartOptions = {}): Prom
         gate: loader.gate,
         kernelRoutes: kernelRoutes({ broker, health, metrics, version: KERNEL_VERSION }),
         accessLog: ['info', 'debug', 'trace'].includes(env.LOG_LEVEL),
+        idempotencyTtlSeconds: env.IDEMPOTENCY_TTL_SECONDS,
+        requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
       }),
     );
   }
@@ -121,6 +125,7 @@ export async function startKernel(config: Config, opts: StartOptions = {}): Prom
   try {
     health.setReady(false, 'opening stores');
     stores = await openStores(config, health, (m) => logger.info(m));
+    await runMigrations(stores.db, KERNEL_MIGRATIONS);
     let loaded!: () => void;
     const packagesLoaded = new Promise<void>((resolve) => (loaded = resolve));
     attachKernel(broker, { config, db: stores.db, hasVector: stores.hasVector, cache: stores.cache, queue: stores.queue, objects: stores.objects, packagesLoaded });

@@ -23,6 +23,10 @@ export const ERRORS = {
   INTERNAL_ERROR: defineError({ code: 'INTERNAL_ERROR', status: 500, title: 'Internal server error' }),
   SERVICE_UNAVAILABLE: defineError({ code: 'SERVICE_UNAVAILABLE', status: 503, title: 'Service unavailable', retryable: true }),
   TIMEOUT: defineError({ code: 'TIMEOUT', status: 504, title: 'The request timed out', retryable: true }),
+  // Idempotency-Key (kernel/gateway/idempotency.ts)
+  IDEMPOTENCY_KEY_INVALID: defineError({ code: 'IDEMPOTENCY_KEY_INVALID', status: 400, title: 'Invalid Idempotency-Key header' }),
+  IDEMPOTENCY_KEY_IN_FLIGHT: defineError({ code: 'IDEMPOTENCY_KEY_IN_FLIGHT', status: 409, title: 'A request with this Idempotency-Key is in progress', retryable: true }),
+  IDEMPOTENCY_KEY_REUSED: defineError({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422, title: 'Idempotency-Key reused for another request' }),
   // Capability packages
   KERNEL_ERR_MANIFEST: defineError({ code: 'KERNEL_ERR_MANIFEST', status: 500, title: 'Invalid capability manifest' }),
   KERNEL_ERR_ENTRY: defineError({ code: 'KERNEL_ERR_ENTRY', status: 500, title: 'Capability entry failed to load' }),

@@ -14,11 +14,36 @@ import { NOT_SERVED_OVER_HTTP } from './not-served.ts';
 import type { SwapGate } from '../capabilities/swap-gate.ts';
 import { installRequestListener, type Gateway } from './request-listener.ts';
 import { DepartedRoutes, type RouteAlias } from './departed-routes.ts';
+import { IdempotencyGate, keepAnswer } from './idempotency.ts';
+import { IdempotencyStore } from '../idempotency/store.ts';
+import { API_BASE, locationOf, requestPathOf } from './location.ts';
+import { kernelOf } from '../context.ts';
 
-type Req = IncomingMessage & { $ctx?: Context; $params?: Record<string, unknown>; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $requestId?: string };
+type Req = IncomingMessage & { $ctx?: Context; $params?: Record<string, unknown>; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $route?: unknown; $requestId?: string; originalUrl?: string };
 type Handler = (req: Req, res: ServerResponse) => void | Promise<void>;
 /** what the gateway service instance keeps besides moleculer-web's own state */
-type GatewayState = { identities: IdentityCache; aliasIndex: AliasIndex<IndexedAlias>; aliases: IndexedAlias[]; departed: DepartedRoutes<RouteAlias> };
+type GatewayState = {
+  identities: IdentityCache;
+  aliasIndex: AliasIndex<IndexedAlias>;
+  aliases: IndexedAlias[];
+  departed: DepartedRoutes<RouteAlias>;
+  idempotency: IdempotencyGate;
+  idempotencyStore: IdempotencyStore;
+  pruneTimer?: NodeJS.Timeout;
+  resolveAlias(url: string, method: string): unknown;
+  writeCorsHeaders(route: unknown, req: Req, res: ServerResponse, isPreFlight: boolean): void;
+};
+type ResponseMeta = { $statusCode?: number; $location?: string; $responseType?: string; user?: { entity_id?: string } | null };
+
+/** headers a browser's script may read on a cross-origin answer */
+const EXPOSED_HEADERS = ['Location', 'Idempotent-Replayed', 'X-Request-Id', 'Retry-After', 'X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset'];
+function declaresCreated(action: Record<string, unknown> | undefined): boolean {
+  const response = action?.response;
+  return response !== null && typeof response === 'object' && '201' in response;
+}
+
+/** how often expired Idempotency-Keys are deleted */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export interface ApiGatewayOptions {
   port: number;
@@ -32,6 +57,10 @@ export interface ApiGatewayOptions {
   kernelRoutes: Record<string, Handler>;
   /** one JSON log line per /api request (when the log level shows info) */
   accessLog: boolean;
+  /** how long an Idempotency-Key's first response is replayed */
+  idempotencyTtlSeconds: number;
+  /** the longest a call may run (REQUEST_TIMEOUT_SECONDS): a key claimed for twice that long was abandoned */
+  requestTimeoutMs: number;
 }
 
 /**
@@ -43,6 +72,8 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
     Promise.resolve(handler(req, res)).catch((err) => sendProblem(res, err, req.$requestId));
   };
   const kernelAliases = Object.fromEntries(Object.entries(opts.kernelRoutes).map(([route, h]) => [route, rawAlias(h)]));
+  // the service, for onAfterCall, which moleculer-web calls with another `this` on an upload route
+  let gateway!: GatewayState;
 
   return {
     name: 'api',
@@ -72,7 +103,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
           authorization: true,
           mergeParams: true,
           logging: false,
-          cors: opts.corsOrigins.length ? { origin: opts.corsOrigins, credentials: true, maxAge: 600 } : undefined,
+          cors: opts.corsOrigins.length ? { origin: opts.corsOrigins, credentials: true, maxAge: 600, exposedHeaders: EXPOSED_HEADERS } : undefined,
           bodyParsers: { json: { limit: opts.bodyLimit, strict: false, type: JSON_BODY_TYPES }, urlencoded: { extended: true, limit: opts.bodyLimit } },
           busboyConfig: { limits: { files: 10, fileSize: opts.uploadLimitBytes } },
           rateLimit: opts.rateLimitPerMinute > 0 ? { window: 60_000, limit: opts.rateLimitPerMinute, headers: true, key: (req: Req) => req.socket.remoteAddress ?? 'unknown' } : undefined,
@@ -80,12 +111,17 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
             const action = req.$action ?? {};
             beforeCall(ctx.meta as Record<string, unknown>, req, action, req.$alias?.type === 'multipart' || action.multipart === true);
           },
-          onAfterCall(ctx: Context, _route: unknown, _req: Req, res: ServerResponse, data: unknown) {
-            if (data === undefined || data === null) {
-              const meta = ctx.meta as Record<string, unknown>;
-              if (!meta.$statusCode) meta.$statusCode = 204;
+          // on every path (lean, moleculer-web's, uploads): the answer's status and Location, then the Idempotency-Key keeps it
+          onAfterCall(ctx: Context, _route: unknown, req: Req, res: ServerResponse, data: unknown) {
+            const meta = ctx.meta as ResponseMeta;
+            if ((data === undefined || data === null) && !meta.$statusCode) meta.$statusCode = 204;
+            // a route declared to create; a 201 a workflow's respond step chose is its own answer
+            if (meta.$statusCode === 201 && !meta.$location && declaresCreated(req.$action)) {
+              const template = req.$action?.location;
+              meta.$location = locationOf(gateway, requestPathOf(req.originalUrl ?? req.url ?? API_BASE), data, typeof template === 'string' ? template : undefined);
             }
             res.setHeader('Cache-Control', 'no-store');
+            keepAnswer(req, meta, data);
             return data;
           },
         },
@@ -99,6 +135,14 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
         },
       ],
       onError(req: Req, res: ServerResponse, err: unknown) {
+        // an error before moleculer-web's CORS step (a body it could not parse) still gets its CORS headers
+        if (req.$route && !res.headersSent && !res.hasHeader('Access-Control-Allow-Origin')) {
+          try {
+            (this as unknown as GatewayState).writeCorsHeaders(req.$route, req, res, false);
+          } catch {
+            // an origin not allowed gets no CORS headers
+          }
+        }
         failRequest((this as unknown as { logger: FailLogger }).logger, req, res, err, req.$requestId ?? (req.$ctx?.requestID as string | undefined));
       },
     },
@@ -116,6 +160,9 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
       },
     },
     created() {
+      gateway = this as unknown as GatewayState;
+      gateway.idempotencyStore = new IdempotencyStore(() => kernelOf(this.broker).db, { ttlSeconds: opts.idempotencyTtlSeconds, abandonAfterMs: 2 * opts.requestTimeoutMs });
+      gateway.idempotency = new IdempotencyGate(gateway.idempotencyStore, (err) => this.logger.error({ err }, 'keeping the answer of an Idempotency-Key failed; the key stays claimed until abandoned'));
       (this as unknown as GatewayState).identities = new IdentityCache();
       (this as unknown as GatewayState).aliasIndex = new AliasIndex();
       const registry = this.broker.registry as unknown as { getActionEndpoints(action: string): { hasAvailable(): boolean } | undefined };
@@ -133,6 +180,15 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
         departed,
       });
     },
+    started() {
+      const state = this as unknown as GatewayState;
+      state.pruneTimer = setInterval(() => {
+        state.idempotencyStore.prune().catch((err: unknown) => this.logger.warn({ err }, 'pruning expired Idempotency-Keys failed'));
+      }, PRUNE_EVERY_MS).unref();
+    },
+    stopped() {
+      clearInterval((this as unknown as GatewayState).pruneTimer);
+    },
     methods: {
       // moleculer-web's own lookup, for its request handler and the lean path alike, without its scan of every alias
       resolveAlias(url: string, method = 'GET') {
@@ -143,8 +199,11 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
         return authenticateRequest(this.broker, ctx, req, req.$action, (this as unknown as GatewayState).identities);
       },
       // moleculer-web's hook after authentication; who may call what is each action's own check
-      authorize(_ctx: Context, _route: unknown, req: Req) {
-        afterAuthentication((req.$params ?? {}) as Record<string, unknown>);
+      async authorize(ctx: Context, _route: unknown, req: Req) {
+        const params = (req.$params ?? {}) as Record<string, unknown>;
+        afterAuthentication(params);
+        const action = req.$action ?? {};
+        await (this as unknown as GatewayState).idempotency.enter(req, action, ctx.meta as ResponseMeta, params, req.$alias?.type === 'multipart' || action.multipart === true);
       },
     },
   } as ServiceSchema;

@@ -11,12 +11,15 @@ import bytes from 'bytes';
 import { readJsonBody } from './json-body.ts';
 import { aliasOf } from './resolve-alias.ts';
 import ApiGateway from 'moleculer-web';
+import type { IdempotencyGate } from './idempotency.ts';
+import type { ActionDocKeys } from '../openapi/types.ts';
 
 /** What the lean path needs of moleculer-web's service (methods it already has). */
 export interface LeanGateway {
   broker: ServiceBroker;
   logger: FailLogger;
   identities: IdentityCache;
+  idempotency: IdempotencyGate;
   resolveAlias(url: string, method: string): ResolvedAlias | false;
   parseQueryString(req: IncomingMessage): { url: string; query: Record<string, unknown> };
   sendResponse(req: IncomingMessage, res: ServerResponse, data: unknown, action: unknown): void;
@@ -35,7 +38,7 @@ interface ResolvedAlias {
   params: Record<string, unknown>;
 }
 
-type Endpoint = { action: { name: string; visibility?: string; auth?: unknown; accepts?: unknown; multipart?: unknown } };
+type Endpoint = { action: Pick<ActionDocKeys, 'auth' | 'idempotency' | 'response' | 'location'> & { name: string; visibility?: string; accepts?: unknown; multipart?: unknown } };
 type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 interface LeanOptions {
@@ -124,10 +127,11 @@ async function perform(
   const caller = new RequestCaller(meta, gateway.broker, callOptions);
   meta.user = (await authenticateRequest(gateway.broker, caller, req, action, gateway.identities)) ?? null;
   afterAuthentication(params);
+  await gateway.idempotency.enter(req, action, meta, params, false);
   const data = await gateway.broker.call(c.endpoint as never, params, callOptions);
   // the response as moleculer-web writes it: its route's onAfterCall, then its own sendResponse
   const ctx = { meta };
-  Object.assign(req, { $ctx: ctx, $route: c.route });
+  Object.assign(req, { $ctx: ctx, $route: c.route, $action: action });
   const answer = c.route.onAfterCall ? await c.route.onAfterCall.call(gateway, ctx, c.route, req, res, data) : data;
   if (res.headersSent || res.writableEnded) return; // the action answered itself
   gateway.sendResponse(req, res, answer, c.endpoint.action);

@@ -2,6 +2,8 @@
 import { isPlainObject } from './fv-rule.ts';
 import { fastestToJsonSchema } from './fv-to-json-schema.ts';
 import { declaredResponses, errorResponseRefs } from './responses.ts';
+import { keyScopeOf } from '../idempotency/declaration.ts';
+import { IDEMPOTENCY_HEADER, MAX_KEY_LENGTH } from '../idempotency/header.ts';
 import type { ActionRoute, PathVariant } from './rest-routes.ts';
 import type {
 	ActionInfo,
@@ -108,8 +110,31 @@ function requestParts(input: OperationInput): Pick<OperationObject, 'parameters'
 	return parts;
 }
 
-function responsesOf(action: ActionInfo, isPublic: boolean): OperationObject['responses'] {
+const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
+	name: IDEMPOTENCY_HEADER,
+	in: 'header',
+	required: false,
+	description:
+		'Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key\'s lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`.',
+	schema: { type: 'string', minLength: 1, maxLength: MAX_KEY_LENGTH + 2 },
+};
+const LOCATION_HEADER = { description: 'The created resource (or, when it has no route of its own, the collection listing it).', schema: { type: 'string', format: 'uri-reference' } };
+const REPLAYED_HEADER = { description: 'Present (`true`) when this is the replayed first response to the request\'s Idempotency-Key.', schema: { type: 'string', enum: ['true'] } };
+
+/** `Location` on a 201, `Idempotent-Replayed` on each success of a route that takes a key. */
+function withResponseHeaders(responses: OperationObject['responses'], idempotent: boolean): void {
+	for (const [status, response] of Object.entries(responses)) {
+		if (!/^2\d\d$/.test(status) || '$ref' in response) continue;
+		const headers: Record<string, unknown> = { ...response.headers };
+		if (status === '201') headers.Location = LOCATION_HEADER;
+		if (idempotent) headers['Idempotent-Replayed'] = REPLAYED_HEADER;
+		if (Object.keys(headers).length > 0) response.headers = headers;
+	}
+}
+
+function responsesOf(action: ActionInfo, isPublic: boolean, idempotent: boolean): OperationObject['responses'] {
 	const responses: OperationObject['responses'] = declaredResponses(action.response);
+	withResponseHeaders(responses, idempotent);
 	for (const [status, ref] of Object.entries(errorResponseRefs(isPublic))) {
 		if (!(status in responses)) responses[status] = ref;
 	}
@@ -125,7 +150,9 @@ export function buildOperation(input: OperationInput): OperationObject {
 	if (typeof action.description === 'string') operation.description = action.description;
 	if (action.deprecated === true) operation.deprecated = true;
 	Object.assign(operation, requestParts(input));
-	operation.responses = responsesOf(action, isPublic);
+	const idempotent = keyScopeOf(action, input.method.toUpperCase()) !== undefined;
+	if (idempotent) operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+	operation.responses = responsesOf(action, isPublic, idempotent);
 	if (isPublic) operation.security = [];
 	if (action.auth === 'worker') operation.security = [{ workerToken: [] }];
 	operation['x-moleculer-action'] = action.name;

@@ -50,6 +50,17 @@ export interface ActionDocKeys {
 	deprecated?: boolean;
 	/** Every route of this action takes a `multipart/form-data` upload. */
 	multipart?: boolean;
+	/**
+	 * Whether the route honours `Idempotency-Key` (kernel/idempotency/declaration.ts derives it
+	 * for a POST answering 201 or 202): `false` opts out, `true` opts in, `{ scope_param }` opts a
+	 * public route in with keys scoped to that path parameter.
+	 */
+	idempotency?: boolean | { scope_param: string };
+	/**
+	 * Where a 201's `Location` points when `<request path>/<id>` is no route of the created
+	 * resource: a path under /api/v1 whose `{field}` parts are filled from the answer, e.g. `/tasks/{id}`.
+	 */
+	location?: string;
 }
 
 /** An action as `registry.getServiceList({ withActions: true })` returns it. */

@@ -54,6 +54,7 @@ async function ask(ctx: Context, params: GenerateParams, schema: Record<string, 
  */
 export const generateAgent = {
   rest: 'POST /generate',
+  location: '/agents/{agent.id}',
   summary: 'Generate an agent from a prompt',
   tags: ['agents'],
   params: {

@@ -20,6 +20,7 @@ interface RegisterParams {
  */
 export const registerAction = {
   rest: 'POST /register',
+  location: '/auth/me',
   auth: false,
   summary: 'Create a new entity and its owner (only when SIGNUP_ENABLED=true); returns a token',
   tags: ['auth'],

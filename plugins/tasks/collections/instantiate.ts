@@ -28,6 +28,7 @@ const { title: _title, description: _description, status: _status, ...OVERRIDABL
 /** `POST /api/v1/tasks/templates/{id}/instantiate`: render the placeholders into a new task. */
 export const instantiateTemplate: TasksAction = {
   rest: 'POST /templates/:template_id/instantiate',
+  location: '/tasks/{id}',
   summary: 'Create a task from a template',
   description: 'Every `{{variable}}` of the template must be given in `variables` (422 naming each missing one). `overrides` replace the template defaults.',
   tags: ['task collections'],

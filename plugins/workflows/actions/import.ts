@@ -45,6 +45,7 @@ const DRAFT_SCHEMA = { type: 'object', properties: { name: { type: 'string' }, d
  */
 export const importWorkflow: WorkflowsAction = {
   rest: 'POST /import',
+  location: '/workflows/{workflow.id}',
   summary: 'Import a workflow exported from n8n, Node-RED or Make',
   description:
     '`data` is the export (the parsed JSON, or its text). Nodes without an equivalent here become `note` steps that pass their input on; `warnings` lists them and everything else not carried over (Node-RED function code is never imported). `save: false` answers the draft without storing it. The result is validated like a save (422 with every problem).',

@@ -23,6 +23,8 @@ function notFound(): Error {
  */
 export const webhook: WorkflowsAction = {
   rest: { method: 'POST', path: '/webhook/:token', passReqResToParams: true },
+  // public: a key is one binding's (its token's), not a tenant's
+  idempotency: { scope_param: 'token' },
   auth: false,
   summary: 'Run a webhook binding inline',
   description:
