@@ -1,7 +1,7 @@
 import ApiGateway from 'moleculer-web';
 import type { Context, ServiceSchema } from 'moleculer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticateRequest, IDENTITY_INVALIDATED_EVENT, type IdentityInvalidation } from './authenticate.ts';
+import { authenticateRequest, IDENTITY_INVALIDATED_EVENT, type Identity, type IdentityInvalidation } from './authenticate.ts';
 import { IdentityCache } from './identity-cache.ts';
 import { AliasIndex, type IndexedAlias } from './alias-index.ts';
 import { JSON_BODY_TYPES } from './content-type.ts';
@@ -142,9 +142,9 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
       authenticate(ctx: Context, _route: unknown, req: Req) {
         return authenticateRequest(this.broker, ctx, req, req.$action, (this as unknown as GatewayState).identities);
       },
-      // moleculer-web's hook after authentication; who may call what is each action's own check
-      authorize(_ctx: Context, _route: unknown, req: Req) {
-        afterAuthentication((req.$params ?? {}) as Record<string, unknown>);
+      // moleculer-web's hook after authentication: the route's role, then the parameters
+      authorize(ctx: Context, _route: unknown, req: Req) {
+        afterAuthentication((ctx.meta as { user?: Identity | null }).user, req.$action ?? {}, req.method ?? 'GET', (req.$params ?? {}) as Record<string, unknown>);
       },
     },
   } as ServiceSchema;
