@@ -4,6 +4,7 @@ import { ERRORS } from '../../../kernel/errors/catalogue.ts';
 import { newRunOf } from '../run-launch.ts';
 import type { Respond } from '../engine/engine.ts';
 import type { WorkflowsAction } from '../service.ts';
+import { webhookWorkspace } from '../workspace-of.ts';
 
 type WebhookParams = { token: string; $req: IncomingMessage & { body?: unknown; query?: Record<string, unknown> } };
 
@@ -23,6 +24,7 @@ function notFound(): Error {
  */
 export const webhook: WorkflowsAction = {
   rest: { method: 'POST', path: '/webhook/:token', passReqResToParams: true },
+  workspaceOf: webhookWorkspace,
   auth: false,
   summary: 'Run a webhook binding inline',
   description:
