@@ -15,7 +15,6 @@ export interface FieldProblem {
   type: string;
 }
 
-
 /**
  * null when `action` finds the record (then `check` may still object to it), a problem naming
  * `field` when it answers 404; any other failure is thrown.
