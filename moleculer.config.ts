@@ -4,6 +4,7 @@ import type { Config } from './config/load.ts';
 import { tracingOptions } from './kernel/tracing/options.ts';
 import { brokerMiddlewares } from './kernel/metrics/action-metrics.ts';
 import { pinoLoggerOptions } from './kernel/log-format.ts';
+import { workspaceWriteGuard } from './kernel/workspace-state.ts';
 
 /**
  * Broker settings in one place. Every node of a cluster builds its broker from here, so
@@ -45,7 +46,7 @@ export function brokerOptions(config: Config, extras: { metricsReporter?: object
     metrics: extras.metricsReporter ? { enabled: true, reporter: [extras.metricsReporter as never] } : { enabled: false },
     // moleculer's middlewares, listed here only to swap its Metrics for a cheaper one
     internalMiddlewares: false,
-    middlewares: brokerMiddlewares() as BrokerOptions['middlewares'],
+    middlewares: withWorkspaceGuard(brokerMiddlewares()) as BrokerOptions['middlewares'],
     validator: new Validators.Fastest({
       useNewCustomCheckFunction: true,
       defaults: { number: { convert: true }, boolean: { convert: true }, date: { convert: true } },
@@ -53,4 +54,13 @@ export function brokerOptions(config: Config, extras: { metricsReporter?: object
     // the kernel's main.ts owns SIGTERM/SIGINT, to drain before the broker stops
     skipProcessEventRegistration: true,
   };
+}
+
+/**
+ * The archived-workspace guard goes just before the Validator in the list, so it wraps the
+ * handler inside it: it sees validated parameters, and runs before the action's hooks.
+ */
+function withWorkspaceGuard<T>(middlewares: T[]): T[] {
+  const at = middlewares.indexOf('Validator' as T);
+  return [...middlewares.slice(0, at), workspaceWriteGuard as T, ...middlewares.slice(at)];
 }

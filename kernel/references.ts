@@ -1,4 +1,8 @@
 import type { Context } from 'moleculer';
+import { isNotFound } from './errors/not-found.ts';
+import { assertWorkspaceOpen } from './workspace-state.ts';
+
+export { isNotFound };
 
 /**
  * Checks of references to records another package owns, asked through the broker (never by
@@ -9,12 +13,6 @@ export interface FieldProblem {
   field: string;
   message: string;
   type: string;
-}
-
-/** Whether a broker call failed because the record is not the caller's entity's (or does not exist). */
-export function isNotFound(err: unknown): boolean {
-  const e = err as { code?: unknown; type?: unknown };
-  return e.code === 404 || e.type === 'NOT_FOUND';
 }
 
 /**
@@ -33,9 +31,13 @@ export async function referenceProblem<T>(ctx: Context, action: string, params: 
   return wrong === null ? null : { field, message: wrong, type: 'reference' };
 }
 
-/** null when the workspace is the caller's and open for new work (not archived), else what is wrong with it. */
+/**
+ * null when the workspace is the caller's, a problem naming `field` when it is not; an archived
+ * one is refused outright (409 WORKSPACES_ERR_ARCHIVED, kernel/workspace-state.ts).
+ */
 export function workspaceProblem(ctx: Context, workspaceId: string, field = 'workspace_id'): Promise<FieldProblem | null> {
-  return referenceProblem<{ archived_at?: string | null }>(ctx, 'workspaces.resolve', { workspace_id: workspaceId }, field, `No workspace with id '${workspaceId}' in your entity.`, (w) =>
-    w?.archived_at ? `Workspace '${workspaceId}' is archived (read-only).` : null,
-  );
+  return referenceProblem<{ id: string; archived_at?: string | null }>(ctx, 'workspaces.resolve', { workspace_id: workspaceId }, field, `No workspace with id '${workspaceId}' in your entity.`, (w) => {
+    assertWorkspaceOpen(w);
+    return null;
+  });
 }

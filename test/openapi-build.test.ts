@@ -49,7 +49,7 @@ const tasks: ServiceSchema = {
 			handler: ok,
 		},
 		import: { rest: 'POST /import', multipart: true, handler: ok },
-		remove: { rest: 'DELETE /:id', params: { id: 'string' }, response: { 204: { description: 'Deleted' } }, deprecated: true, handler: ok },
+		remove: { rest: 'DELETE /:id', role: 'admin', params: { id: 'string' }, response: { 204: { description: 'Deleted' } }, deprecated: true, handler: ok },
 		secret: { rest: 'GET /secret', visibility: 'public', handler: ok },
 		notRouted: { params: { x: 'string' }, handler: ok },
 	},
@@ -191,6 +191,10 @@ test('POST: a JSON body of the params that are not in the path', (t) => {
 	t.deepEqual(move.responses['422'], { $ref: '#/components/responses/UnprocessableContent' });
 	t.deepEqual(move.responses['401'], { $ref: '#/components/responses/Unauthorized' });
 	t.is(move.security, undefined, 'the top-level bearer requirement applies');
+	t.deepEqual(move.responses['403'], { $ref: '#/components/responses/Forbidden' });
+	t.is(move['x-required-role'], 'member', 'a write needs a member unless the action says otherwise');
+	t.is(operation('/api/v1/tasks/{id}', 'get')['x-required-role'], 'viewer', 'a read is for every role');
+	t.is(operation('/api/v1/tasks/{id}', 'delete')['x-required-role'], 'admin', 'the action\'s own role wins');
 	const create = operation('/api/v1/tasks', 'post');
 	t.deepEqual(bodySchema(create), {
 		type: 'object',
@@ -244,6 +248,8 @@ test('public actions have security [] and no 401; declared 204 has no body', (t)
 	const receive = operation('/api/v1/hooks/{slug}', 'post');
 	t.deepEqual(receive.security, []);
 	t.false('401' in receive.responses);
+	t.false('403' in receive.responses);
+	t.false('x-required-role' in receive);
 	t.deepEqual(receive.tags, ['webhooks']);
 	const remove = operation('/api/v1/tasks/{id}', 'delete');
 	t.deepEqual(remove.responses['204'], { description: 'Deleted' });
@@ -261,7 +267,7 @@ test('document-level security, components and tags', async (t) => {
 	t.deepEqual(Object.keys(doc.components.schemas), ['Problem']);
 	t.deepEqual(
 		Object.keys(doc.components.responses).sort(),
-		['BadRequest', 'Conflict', 'InternalServerError', 'NotFound', 'PayloadTooLarge', 'TooManyRequests', 'Unauthorized', 'UnprocessableContent', 'UnsupportedMediaType'],
+		['BadRequest', 'Conflict', 'Forbidden', 'InternalServerError', 'NotFound', 'PayloadTooLarge', 'TooManyRequests', 'Unauthorized', 'UnprocessableContent', 'UnsupportedMediaType'],
 	);
 	t.deepEqual(doc.components.responses.NotFound.content, { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } });
 	t.deepEqual(doc.tags.find((tag) => tag.name === 'tasks'), { name: 'tasks', description: 'Work items' });

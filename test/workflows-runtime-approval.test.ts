@@ -128,17 +128,19 @@ test.serial('the node rechecks the current policy when the approved invocation r
   }
 });
 
-test.serial('a workspace archived while the run waited: the approved invocation is not repeated, the step fails', async (t) => {
+test.serial('a workspace archived while the run waited: the approval is refused (409), the invocation is not repeated, the run can be cancelled', async (t) => {
   const workspaceId = await k.createWorkspace('owner-token');
   const run = await parkedRun(workspaceId);
   t.is(run.status, 'paused');
   t.is((await k.call(`/api/v1/workspaces/${workspaceId}`, { method: 'DELETE', token: 'owner-token' })).status, 200);
-  t.is((await resume(run.id, { decision: 'approve' })).status, 200);
-  const done = await runUntil(k, 'owner-token', run.id, ['completed', 'failed']);
-  t.is(done.status, 'failed');
-  t.is(receipt(done, 'send').error.code, 'LIFECYCLE_BLOCKED');
-  t.regex(receipt(done, 'send').error.message, /archived/);
+  const approved = await resume(run.id, { decision: 'approve' });
+  t.is(approved.status, 409, approved.text);
+  t.like(approved.body, { code: 'WORKSPACES_ERR_ARCHIVED', workspace_id: workspaceId, workspace_state: 'archived' });
+  t.is((await k.call(`/api/v1/workflows/runs/${run.id}`, { token: 'owner-token' })).body.status, 'paused');
   t.is((await callsOf(run.id)).length, 1, 'the node was not called again');
+  const cancelled = await k.call(`/api/v1/workflows/runs/${run.id}/cancel`, { method: 'POST', token: 'owner-token' });
+  t.is(cancelled.status, 200, cancelled.text);
+  t.is(cancelled.body.status, 'cancelled');
 });
 
 test.serial('the run list does not carry the saved invocation; another entity cannot see or decide the run', async (t) => {

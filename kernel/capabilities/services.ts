@@ -1,7 +1,6 @@
 import type { Context, ServiceBroker, ServiceSchema } from 'moleculer';
 import type { CapabilityLoader } from './loader.ts';
 import type { PackageRecord } from './record.ts';
-import { ERRORS } from '../errors/catalogue.ts';
 
 /** Internal, on every node: this node's package table (callable across the cluster, not over HTTP). */
 export function capabilitiesService(loader: CapabilityLoader): ServiceSchema {
@@ -32,13 +31,12 @@ export function capabilityPackagesService(): ServiceSchema {
     actions: {
       list: {
         rest: 'GET /',
+        role: 'admin',
         summary: 'Capability packages on every node, with their state and last error',
         tags: ['operations'],
         params: {},
         response: { type: 'object', properties: { items: { type: 'array', items: packageRecord }, total: { type: 'integer' } }, required: ['items', 'total'] },
         async handler(this: { broker: ServiceBroker }, ctx: Context) {
-          const role = (ctx.meta as { user?: { role?: string } }).user?.role;
-          if (role !== 'owner' && role !== 'admin') throw ERRORS.FORBIDDEN('Only owners and admins can list capability packages.');
           const nodes = this.broker.registry.getNodeList({ onlyAvailable: true, withServices: true }) as unknown as { id: string; services?: { name: string }[] }[];
           const lists = await Promise.all(
             nodes

@@ -1,7 +1,7 @@
 import ApiGateway from 'moleculer-web';
 import type { Context, ServiceSchema } from 'moleculer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticateRequest, IDENTITY_INVALIDATED_EVENT, type IdentityInvalidation } from './authenticate.ts';
+import { authenticateRequest, IDENTITY_INVALIDATED_EVENT, type Identity, type IdentityInvalidation } from './authenticate.ts';
 import { IdentityCache } from './identity-cache.ts';
 import { AliasIndex, type IndexedAlias } from './alias-index.ts';
 import { JSON_BODY_TYPES } from './content-type.ts';
@@ -198,11 +198,11 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
       authenticate(ctx: Context, _route: unknown, req: Req) {
         return authenticateRequest(this.broker, ctx, req, req.$action, (this as unknown as GatewayState).identities);
       },
-      // moleculer-web's hook after authentication; who may call what is each action's own check
+      // moleculer-web's hook after authentication: the route's role, the parameters, then the Idempotency-Key
       async authorize(ctx: Context, _route: unknown, req: Req) {
         const params = (req.$params ?? {}) as Record<string, unknown>;
-        afterAuthentication(params);
         const action = req.$action ?? {};
+        afterAuthentication((ctx.meta as { user?: Identity | null }).user, action, req.method ?? 'GET', params);
         await (this as unknown as GatewayState).idempotency.enter(req, action, ctx.meta as ResponseMeta, params, req.$alias?.type === 'multipart' || action.multipart === true);
       },
     },

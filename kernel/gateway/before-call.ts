@@ -3,8 +3,10 @@ import { ERRORS } from '../errors/catalogue.ts';
 import { clientIp } from './client-ip.ts';
 import { assertAcceptedMediaType } from './content-type.ts';
 import { assertStorableParams } from './param-check.ts';
+import { assertRoleAllows, requiredRole } from '../tenancy/roles.ts';
+import type { Identity } from './authenticate.ts';
 
-type ActionInfo = { accepts?: unknown; multipart?: unknown };
+type ActionInfo = { accepts?: unknown; multipart?: unknown; role?: unknown };
 
 /**
  * What every /api/v1 call goes through before authentication, on moleculer-web's path (its
@@ -22,7 +24,12 @@ export function beforeCall(meta: Record<string, unknown>, req: IncomingMessage, 
   }
 }
 
-/** After authentication, on both paths: no NUL in any parameter, none nested too deep (422; a caller without a token gets 401 first). */
-export function afterAuthentication(params: Record<string, unknown>): void {
+/**
+ * After authentication, on both paths: the caller's role is enough for the route (403; the one
+ * place roles are enforced, see docs/roles.md), then no NUL in any parameter and none nested
+ * too deep (422). A public or worker route has no user, and no role to check.
+ */
+export function afterAuthentication(user: Identity | null | undefined, action: ActionInfo, method: string, params: Record<string, unknown>): void {
+  if (user) assertRoleAllows(user.role, requiredRole(action, method));
   assertStorableParams(params);
 }

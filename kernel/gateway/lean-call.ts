@@ -1,6 +1,6 @@
 import type { ServiceBroker } from 'moleculer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { authenticateRequest, type Caller } from './authenticate.ts';
+import { authenticateRequest, type Caller, type Identity } from './authenticate.ts';
 import type { IdentityCache } from './identity-cache.ts';
 import { requestIdOf } from './request-id.ts';
 import { failRequest, type FailLogger } from './fail.ts';
@@ -38,7 +38,7 @@ interface ResolvedAlias {
   params: Record<string, unknown>;
 }
 
-type Endpoint = { action: Pick<ActionDocKeys, 'auth' | 'idempotency' | 'response' | 'location'> & { name: string; visibility?: string; accepts?: unknown; multipart?: unknown } };
+type Endpoint = { action: Pick<ActionDocKeys, 'auth' | 'idempotency' | 'response' | 'location'> & { name: string; visibility?: string; accepts?: unknown; multipart?: unknown; role?: unknown } };
 type BodyParser = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 interface LeanOptions {
@@ -126,7 +126,7 @@ async function perform(
   const callOptions = { ...c.route.callOptions, meta, requestID: c.requestId };
   const caller = new RequestCaller(meta, gateway.broker, callOptions);
   meta.user = (await authenticateRequest(gateway.broker, caller, req, action, gateway.identities)) ?? null;
-  afterAuthentication(params);
+  afterAuthentication(meta.user as Identity | null, action, req.method ?? 'GET', params);
   await gateway.idempotency.enter(req, action, meta, params, false);
   const data = await gateway.broker.call(c.endpoint as never, params, callOptions);
   // the response as moleculer-web writes it: its route's onAfterCall, then its own sendResponse

@@ -1,4 +1,5 @@
 /** One OpenAPI operation for one method and path of an action's route. */
+import { requiredRole } from '../tenancy/roles.ts';
 import { isPlainObject } from './fv-rule.ts';
 import { fastestToJsonSchema } from './fv-to-json-schema.ts';
 import { declaredResponses, errorResponseRefs } from './responses.ts';
@@ -155,6 +156,7 @@ export function buildOperation(input: OperationInput): OperationObject {
 	operation.responses = responsesOf(action, isPublic, idempotent);
 	if (isPublic) operation.security = [];
 	if (action.auth === 'worker') operation.security = [{ workerToken: [] }];
+	else if (!isPublic) operation['x-required-role'] = requiredRole(action, input.method);
 	operation['x-moleculer-action'] = action.name;
 	return operation;
 }

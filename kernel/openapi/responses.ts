@@ -38,6 +38,7 @@ export const PROBLEM_SCHEMA: JSONSchema = {
 const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
 	'400': { name: 'BadRequest', description: 'The request is malformed (for example, invalid JSON).' },
 	'401': { name: 'Unauthorized', description: 'Missing, invalid, expired or revoked bearer token.' },
+	'403': { name: 'Forbidden', description: 'The caller\'s role is below the one the route needs (`x-required-role`; docs/roles.md).' },
 	'404': { name: 'NotFound', description: 'The route or the resource does not exist.' },
 	'409': { name: 'Conflict', description: 'The request conflicts with the current state (for example, an illegal move).' },
 	'413': { name: 'PayloadTooLarge', description: 'The request body is too large.' },
@@ -59,11 +60,11 @@ export function errorResponseComponents(): Record<string, ResponseObject> {
 	return components;
 }
 
-/** References to the standard error responses; 401 only where a bearer token is required. */
+/** References to the standard error responses; 401 and 403 only where a bearer token is required. */
 export function errorResponseRefs(isPublic: boolean): Record<string, ReferenceObject> {
 	const refs: Record<string, ReferenceObject> = {};
 	for (const [status, { name }] of Object.entries(ERROR_RESPONSES)) {
-		if (status === '401' && isPublic) continue;
+		if ((status === '401' || status === '403') && isPublic) continue;
 		refs[status] = { $ref: `#/components/responses/${name}` };
 	}
 	return refs;

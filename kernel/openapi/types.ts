@@ -4,6 +4,9 @@
  * writes (an OpenAPI 3.1 document, whose schemas are JSON Schema 2020-12).
  */
 
+import type { Role } from '../tenancy/roles.ts';
+import type { WorkspaceOf } from '../workspace-state.ts';
+
 /** A JSON Schema 2020-12 object (OpenAPI 3.1 schema objects are exactly this). */
 export type JSONSchema = { [keyword: string]: unknown };
 
@@ -47,6 +50,10 @@ export interface ActionDocKeys {
 	/** `false` marks a public route: no bearer token (`security: []`). */
 	/** false: public route; 'worker': authenticated with the deployment's WORKER_TOKEN */
 	auth?: false | 'worker';
+	/** the least role of the caller (see kernel/tenancy/roles.ts); left out: viewer for GET, member otherwise */
+	role?: Role;
+	/** the workspace(s) a write lands in, refused when archived (kernel/workspace-state.ts); a function, so it stays on the node serving the action */
+	workspaceOf?: WorkspaceOf;
 	deprecated?: boolean;
 	/** Every route of this action takes a `multipart/form-data` upload. */
 	multipart?: boolean;

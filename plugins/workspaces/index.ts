@@ -7,6 +7,7 @@ import { list } from './actions/list.ts';
 import { create } from './actions/create.ts';
 import { get } from './actions/get.ts';
 import { resolve } from './actions/resolve.ts';
+import { state } from './actions/state.ts';
 import { update } from './actions/update.ts';
 import { remove } from './actions/remove.ts';
 import { governance, operatingModel } from './actions/configuration.ts';
@@ -26,6 +27,7 @@ export default {
     create,
     get,
     resolve,
+    state,
     update,
     remove,
     getOperatingModel: operatingModel.read,

@@ -2,8 +2,8 @@ import type { ActionSchema, Context, Service } from 'moleculer';
 import type { Transaction } from 'sequelize';
 import { validate as isUuid } from 'uuid';
 import { ERRORS } from '../../kernel/errors/catalogue.ts';
-import { defineError } from '../../kernel/errors/define.ts';
 import { tenantRepo } from '../../kernel/tenancy/repo.ts';
+import { assertWorkspaceOpen } from '../../kernel/workspace-state.ts';
 import type { ActionDocKeys } from '../../kernel/openapi/types.ts';
 import type { WorkspaceModels, WorkspaceRow } from './model.ts';
 import type { CollectionCache } from '../../kernel/cache/collection-cache.ts';
@@ -16,8 +16,6 @@ export interface WorkspacesService extends Service {
 }
 
 export type WorkspacesAction = ActionSchema<WorkspacesService> & ActionDocKeys & { rest?: string };
-
-export const WORKSPACES_ERR_ARCHIVED = defineError({ code: 'WORKSPACES_ERR_ARCHIVED', status: 409, title: 'The workspace is archived' });
 
 /** The path parameter every per-workspace route takes. */
 export const WORKSPACE_ID_PARAM = { workspace_id: { type: 'string', min: 1, max: 64 } } as const;
@@ -32,9 +30,7 @@ export async function loadWorkspace(svc: WorkspacesService, ctx: Context | strin
   return tenantRepo(svc.models.Workspace, 'workspace').get(ctx, id, opts);
 }
 
-/** 409 for a write to an archived workspace: it is read-only until deleted for good. */
+/** 409 for a write to an archived workspace: it is read-only until deleted for good (the kernel's one check). */
 export function assertNotArchived(row: WorkspaceRow): void {
-  if (row.archived_at) {
-    throw WORKSPACES_ERR_ARCHIVED(`Workspace '${row.id}' is archived and read-only; DELETE it again to remove it for good.`, { workspace_id: row.id });
-  }
+  assertWorkspaceOpen(row);
 }

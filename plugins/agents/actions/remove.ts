@@ -1,11 +1,12 @@
 import type { Context } from 'moleculer';
-import { identityOf, requireRole } from '../../../kernel/tenancy/identity.ts';
+import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { AGENT_DELETED_EVENT, type AgentEventPayload } from '../../../kernel/agents-contract.ts';
 import { AGENT_ID_PARAM, emitAfterCommit, loadAgent, type AgentsAction } from '../service.ts';
 
 /** `DELETE /api/v1/agents/{agent_id}`, owners and admins: removes the agent for good (204). */
 export const remove: AgentsAction = {
   rest: 'DELETE /:agent_id',
+  role: 'admin',
   summary: 'Delete an agent',
   description: 'Needs the role owner or admin. A deleted master leaves its workspace without one.',
   tags: ['agents'],
@@ -14,7 +15,6 @@ export const remove: AgentsAction = {
   async handler(ctx: Context<{ agent_id: string }>) {
     const row = await this.Agent.sequelize!.transaction(async (transaction) => {
       const row = await loadAgent(this, ctx, ctx.params.agent_id, { transaction, lock: true });
-      requireRole(ctx, 'owner', 'admin');
       await row.destroy({ transaction });
       return row;
     });

@@ -46,6 +46,7 @@ interface PasswordParams {
  */
 export const changePasswordAction = {
   rest: 'PUT /password',
+  role: 'viewer' as const,
   summary: "Change one's own password; the user's other tokens are revoked",
   tags: ['auth'],
   params: { current_password: LOGIN_PASSWORD_RULE, new_password: NEW_PASSWORD_RULE },

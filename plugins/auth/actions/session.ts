@@ -32,6 +32,7 @@ export const authenticateAction = {
 
 export const logoutAction = {
   rest: 'POST /logout',
+  role: 'viewer' as const,
   summary: 'Revoke the presented token',
   tags: ['auth'],
   params: {},
@@ -45,6 +46,7 @@ export const logoutAction = {
 
 export const refreshAction = {
   rest: 'POST /refresh',
+  role: 'viewer' as const,
   summary: 'Exchange the presented token for a new one with a fresh lifetime (the old one is revoked)',
   tags: ['auth'],
   params: {},

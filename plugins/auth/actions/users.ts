@@ -1,6 +1,6 @@
 import type { Context } from 'moleculer';
 import { QueryTypes, type Transaction } from 'sequelize';
-import { requireRole } from '../../../kernel/tenancy/identity.ts';
+import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
 import { tenantRepo, type Page } from '../../../kernel/tenancy/repo.ts';
 import { createUser } from '../lib/create-user.ts';
@@ -17,12 +17,12 @@ const repoOf = (deps: IdentityDeps) => tenantRepo(deps.models.User, 'user');
 
 export const listUsersAction = {
   rest: 'GET /',
+  role: 'admin' as const,
   summary: "Users of the caller's entity (owners and admins)",
   tags: ['users'],
   params: { ...PAGING_PARAMS },
   response: pageSchema(USER_SCHEMA),
   async handler(this: This, ctx: Context<{ limit: number; offset: number }>): Promise<Page<UserView>> {
-    requireRole(ctx, 'owner', 'admin');
     const page = await repoOf(this.deps).page(ctx, { order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.params.limit, offset: ctx.params.offset });
     return { ...page, items: page.items.map(userView) };
   },
@@ -30,12 +30,13 @@ export const listUsersAction = {
 
 export const inviteUserAction = {
   rest: 'POST /',
+  role: 'admin' as const,
   summary: 'Invite a user to the entity with an initial password (owners and admins; only owners create owners)',
   tags: ['users'],
   params: { email: EMAIL_RULE, password: NEW_PASSWORD_RULE, role: { ...ROLE_RULE, default: 'member' }, name: { ...USER_NAME_RULE, optional: true } },
   response: { 201: { description: 'The new user', schema: USER_SCHEMA } },
   async handler(this: This, ctx: Context<{ email: string; password: string; role: Role; name?: string }>): Promise<UserView> {
-    const actor = requireRole(ctx, 'owner', 'admin');
+    const actor = identityOf(ctx);
     assertMayCreate(actor.role, ctx.params.role);
     const user = await createUser(this.deps.models, { entity_id: actor.entity_id, ...ctx.params });
     (ctx.meta as { $statusCode?: number }).$statusCode = 201;
@@ -48,7 +49,7 @@ export const inviteUserAction = {
  * locked) so two owners demoting each other at once cannot leave the entity without one.
  */
 async function changeUser(deps: IdentityDeps, ctx: Context, id: string, change: UserChange): Promise<UserModel> {
-  const actor = requireRole(ctx, 'owner', 'admin');
+  const actor = identityOf(ctx);
   const user = await deps.db.transaction(async (transaction) => {
     await deps.db.query('SELECT id FROM entities WHERE id = :id FOR UPDATE', { replacements: { id: actor.entity_id }, type: QueryTypes.SELECT, transaction });
     const target = await repoOf(deps).get(ctx, id, { transaction, lock: true });
@@ -74,6 +75,7 @@ async function otherActiveOwners(deps: IdentityDeps, entityId: string, exceptId:
 
 export const updateUserAction = {
   rest: 'PUT /:id',
+  role: 'admin' as const,
   summary: 'Change a user\'s name, role or status (owners and admins; the last active owner stays)',
   tags: ['users'],
   params: { id: ID_RULE, name: { ...USER_NAME_RULE, optional: true }, role: { ...ROLE_RULE, optional: true }, status: { ...STATUS_RULE, optional: true } },
@@ -86,6 +88,7 @@ export const updateUserAction = {
 
 export const deactivateUserAction = {
   rest: 'DELETE /:id',
+  role: 'admin' as const,
   summary: 'Deactivate a user and revoke their tokens (the record is kept)',
   tags: ['users'],
   params: { id: ID_RULE },

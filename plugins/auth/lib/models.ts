@@ -1,9 +1,11 @@
 import { DataTypes, type Model, type ModelAttributes, type ModelStatic, type Sequelize } from 'sequelize';
 import { defineTenantModel } from '../../../kernel/tenancy/tenant-model.ts';
 
-export type Role = 'owner' | 'admin' | 'member';
+import { USER_ROLES, type Role } from '../../../kernel/tenancy/roles.ts';
+
+export type { Role };
 export type UserStatus = 'active' | 'deactivated';
-export const ROLES: Role[] = ['owner', 'admin', 'member'];
+export const ROLES: readonly Role[] = USER_ROLES;
 export const USER_STATUSES: UserStatus[] = ['active', 'deactivated'];
 
 export interface UserAttributes {

@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { Role } from './models.ts';
 import { newId } from '../../../kernel/tenancy/ids.ts';
 import { hashToken, newToken } from './tokens.ts';
 
@@ -23,7 +24,7 @@ export async function issueToken(db: Sequelize, user: { id: string; entity_id: s
 export interface SessionIdentity {
   id: string;
   entity_id: string;
-  role: 'owner' | 'admin' | 'member';
+  role: Role;
   email: string;
   /** the auth_tokens row of the presented token (not a secret): logout and refresh revoke it */
   token_id: string;
@@ -37,7 +38,7 @@ interface TokenRow {
   last_used_at: Date | null;
   id: string;
   entity_id: string;
-  role: 'owner' | 'admin' | 'member';
+  role: Role;
   email: string;
   status: string;
 }

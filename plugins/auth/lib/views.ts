@@ -1,4 +1,4 @@
-import type { EntityAttributes, UserAttributes } from './models.ts';
+import { ROLES, type EntityAttributes, type UserAttributes } from './models.ts';
 
 /** What the API shows of a user: never the password hash. */
 export interface UserView {
@@ -57,7 +57,7 @@ export const USER_SCHEMA = {
     entity_id: { type: 'string', format: 'uuid' },
     email: { type: 'string', format: 'email' },
     name: { type: 'string' },
-    role: { type: 'string', enum: ['owner', 'admin', 'member'] },
+    role: { type: 'string', enum: [...ROLES] },
     status: { type: 'string', enum: ['active', 'deactivated'] },
     created_at: dateTime,
     updated_at: dateTime,

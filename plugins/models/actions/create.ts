@@ -1,5 +1,5 @@
 import type { Context } from 'moleculer';
-import { requireRole } from '../../../kernel/tenancy/identity.ts';
+import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { newId } from '../../../kernel/tenancy/ids.ts';
 import type { ModelProvider } from '../../../kernel/models-contract.ts';
 import { API_KEY_RULE, IS_DEFAULT_RULE, keyPrefixOf, MODEL_RULE, NAME_RULE, PROVIDER_RULE } from '../fields.ts';
@@ -21,6 +21,7 @@ interface CreateParams {
 /** `POST /api/v1/api-keys`: stores a provider key, sealed; answers its metadata. */
 export const create: ModelsAction = {
   rest: 'POST /',
+  role: 'admin',
   summary: 'Add a model provider key',
   description:
     'Owners and admins. The raw `api_key` is encrypted at rest and never shown again: responses carry `key_prefix` only. ' +
@@ -37,7 +38,7 @@ export const create: ModelsAction = {
   },
   response: { 201: { description: 'The new key (metadata only)', schema: API_KEY_SCHEMA } },
   async handler(ctx: Context<CreateParams, { $statusCode?: number }>) {
-    const who = requireRole(ctx, 'owner', 'admin');
+    const who = identityOf(ctx);
     const { name, provider, api_key, default_model, is_default = false } = ctx.params;
     if (provider === 'openai_compatible' && ctx.params.base_url === undefined) {
       throw ERRORS.VALIDATION_FAILED('Validation failed.', [{ field: 'base_url', message: "The 'base_url' field is required for provider openai_compatible.", type: 'required' }]);

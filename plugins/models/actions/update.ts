@@ -1,5 +1,5 @@
 import type { Context } from 'moleculer';
-import { requireRole } from '../../../kernel/tenancy/identity.ts';
+import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { IS_DEFAULT_RULE, KEY_ID_PARAM, MODEL_RULE, NAME_RULE } from '../fields.ts';
 import { clearOtherDefaults, loadKey, withEntityLock } from '../key-store.ts';
 import type { ModelsAction } from '../service.ts';
@@ -18,6 +18,7 @@ interface UpdateParams {
 /** `PUT /api/v1/api-keys/{id}`: renames, changes the default model, or (un)sets the default. Not the key itself: see rotate. */
 export const update: ModelsAction = {
   rest: 'PUT /:id',
+  role: 'admin',
   summary: 'Update a model provider key\'s name, default model, base URL or default flag',
   description:
     'Owners and admins. Fields left out keep their value. `api_key` and `provider` are not accepted here (422): replace the key with `POST /api-keys/{id}/rotate`. `base_url: null` returns to the deployment default (not for openai_compatible keys). ' +
@@ -32,7 +33,7 @@ export const update: ModelsAction = {
   },
   response: API_KEY_SCHEMA,
   async handler(ctx: Context<UpdateParams>) {
-    const who = requireRole(ctx, 'owner', 'admin');
+    const who = identityOf(ctx);
     const { id, name, default_model, is_default } = ctx.params;
     const base_url = typeof ctx.params.base_url === 'string' ? await checkBaseUrl(this, ctx.params.base_url) : ctx.params.base_url;
     const row = await withEntityLock(this, who.entity_id, async (transaction) => {

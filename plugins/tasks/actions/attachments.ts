@@ -9,6 +9,7 @@ import { getTask, appendHistory } from '../db/task-store.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { ATTACHMENT_SCHEMA, attachmentKey, attachmentsOf, attachmentView, cleanFilename, insertAttachment, storeUpload, type AttachmentRow } from '../ops/attachments.ts';
 import { created, dbOf, emitAfterCommit, type TasksAction } from '../service.ts';
+import { taskWorkspace } from '../workspace-of.ts';
 
 const ID = { type: 'string', min: 1, max: 64 } as const;
 
@@ -34,6 +35,7 @@ export const listAttachments: TasksAction = {
  */
 export const uploadAttachment: TasksAction = {
   rest: { method: 'POST', path: '/:id/attachments', type: 'multipart' },
+  workspaceOf: taskWorkspace,
   summary: 'Upload files to a task',
   description: 'multipart/form-data; one attachment per file part. The answer lists the stored attachments. The content type is sniffed from the bytes, not taken from the client.',
   tags: ['tasks'],

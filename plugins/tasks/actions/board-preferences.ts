@@ -34,6 +34,7 @@ const COLUMN_LIST = { type: 'array', items: { type: 'enum', values: [...BOARD_CO
 /** `PUT /api/v1/tasks/board-preferences`: replace them (fields left out keep their current value). */
 export const putBoardPreferences: TasksAction = {
   rest: 'PUT /board-preferences',
+  role: 'viewer',
   summary: "Save the caller's board preferences",
   tags: ['tasks'],
   params: {

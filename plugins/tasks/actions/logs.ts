@@ -8,6 +8,7 @@ import { iso } from '../db/task-row.ts';
 import { addComment, emitCommented, logsOf, type LogRow } from '../ops/comment.ts';
 import { ATTACHMENT_SCHEMA, attachmentsOf, attachmentView, type AttachmentView } from '../ops/attachments.ts';
 import { created, dbOf, userActor, type TasksAction } from '../service.ts';
+import { taskWorkspace } from '../workspace-of.ts';
 
 const ID = { type: 'string', min: 1, max: 64 } as const;
 
@@ -60,6 +61,7 @@ export const listLogs: TasksAction = {
 /** `POST /api/v1/tasks/{id}/logs`: a Markdown comment, optionally with files uploaded before. */
 export const addLog: TasksAction = {
   rest: 'POST /:id/logs',
+  workspaceOf: taskWorkspace,
   summary: 'Comment on a task',
   description:
     'A comment on a task in `waiting_on_customer` or `on_hold` resumes it (a recorded move to `in_progress`). `@agent:<id>` in the text dispatches that agent (an execution record entry and a `task.run.requested` event). `attachment_ids` links files uploaded with `POST /tasks/{id}/attachments`.',

@@ -5,10 +5,12 @@ import { taskView } from '../db/task-row.ts';
 import { TASK_SCHEMA } from '../schemas.ts';
 import { STATUS_RULE } from '../fields.ts';
 import { dbOf, userActor, type TasksAction } from '../service.ts';
+import { taskWorkspace } from '../workspace-of.ts';
 
 /** `POST /api/v1/tasks/{id}/move`: a validated status transition. */
 export const move: TasksAction = {
   rest: 'POST /:id/move',
+  workspaceOf: taskWorkspace,
   summary: 'Move a task to another status',
   description: 'Legal only along the state machine (`GET /tasks/constants`); otherwise 409 `TASKS_ERR_ILLEGAL_TRANSITION` naming `current_status` and `allowed_targets`. Of two concurrent moves of one task exactly one wins; the other gets 409 `TASKS_ERR_VERSION_CONFLICT`.',
   tags: ['tasks'],

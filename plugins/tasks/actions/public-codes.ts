@@ -6,6 +6,7 @@ import { appendHistory, getTask } from '../db/task-store.ts';
 import { notFound } from '../errors.ts';
 import { codeView, mintCode, type PublicCodeRow } from '../ops/public-codes.ts';
 import { created, dbOf, type TasksAction } from '../service.ts';
+import { taskWorkspace } from '../workspace-of.ts';
 
 const ID = { type: 'string', min: 1, max: 64 } as const;
 const CODE_SCHEMA = {
@@ -27,6 +28,7 @@ const COLUMNS = 'id, entity_id, task_id, label, created_by, expires_at, revoked_
 /** `POST /api/v1/tasks/{id}/public-codes`: a code for an external reviewer (shown only in this answer). */
 export const mintPublicCode: TasksAction = {
   rest: 'POST /:id/public-codes',
+  workspaceOf: taskWorkspace,
   summary: 'Mint a public review code for a task',
   description: 'The code opens `/api/v1/public/task/{code}` without a token for 7 days, until revoked. It is shown once; only its hash is stored.',
   tags: ['tasks'],
@@ -63,6 +65,7 @@ export const listPublicCodes: TasksAction = {
 /** `DELETE /api/v1/tasks/{id}/public-codes/{code_id}`: the code stops working at once. */
 export const revokePublicCode: TasksAction = {
   rest: 'DELETE /:id/public-codes/:code_id',
+  workspaceOf: taskWorkspace,
   summary: 'Revoke a public review code',
   tags: ['tasks'],
   params: { id: ID, code_id: ID },

@@ -5,10 +5,12 @@ import { kernelOf } from '../../../kernel/context.ts';
 import { getTask } from '../db/task-store.ts';
 import { TASKS_ERR_IN_USE } from '../errors.ts';
 import { dbOf, emitAfterCommit, userActor, type TasksAction } from '../service.ts';
+import { taskWorkspace } from '../workspace-of.ts';
 
 /** `DELETE /api/v1/tasks/{id}`: the task with its comments, attachments, history and codes. */
 export const remove: TasksAction = {
   rest: 'DELETE /:id',
+  workspaceOf: taskWorkspace,
   summary: 'Delete a task',
   description: 'Refused (409 `TASKS_ERR_IN_USE`) while the task has subtasks: delete or re-parent them first.',
   tags: ['tasks'],

@@ -9,12 +9,14 @@ import { emitStatusChanged, moveTask } from '../ops/move.ts';
 import { answerHitl, decideApproval, resumeDeliveryReview } from '../ops/runs.ts';
 import { TASK_SCHEMA } from '../schemas.ts';
 import { dbOf, emitAfterCommit, userActor, type TasksAction } from '../service.ts';
+import { taskWorkspace } from '../workspace-of.ts';
 
 const ID = { type: 'string', min: 1, max: 64 } as const;
 
 /** `POST /api/v1/tasks/{id}/retry`: only a failed task; it goes back to pending and its agent is dispatched again. */
 export const retry: TasksAction = {
   rest: 'POST /:id/retry',
+  workspaceOf: taskWorkspace,
   summary: 'Re-run a failed task',
   description: 'Only from `failed` (409 otherwise). Moves the task to `pending` and requests a new run of its agent (the master agent when unassigned), reusing its plan unless `regenerate_plan` is true.',
   tags: ['tasks'],
@@ -37,6 +39,7 @@ export const retry: TasksAction = {
 /** `POST /api/v1/tasks/{id}/hitl-response`: answer the question a run raised (409 when none is pending). */
 export const hitlResponse: TasksAction = {
   rest: 'POST /:id/hitl-response',
+  workspaceOf: taskWorkspace,
   summary: 'Answer a HITL request',
   tags: ['tasks'],
   params: { id: ID, request_id: { type: 'string', min: 1, max: 64, optional: true }, response: { type: 'string', min: 1, max: 20_000 } },
@@ -53,6 +56,7 @@ export const hitlResponse: TasksAction = {
 /** `POST /api/v1/tasks/{id}/approval`: approve or reject the step a run waits on (409 when none is pending). */
 export const approval: TasksAction = {
   rest: 'POST /:id/approval',
+  workspaceOf: taskWorkspace,
   summary: 'Decide an approval step',
   tags: ['tasks'],
   params: {
@@ -80,6 +84,7 @@ export const approval: TasksAction = {
 /** `POST /api/v1/tasks/{id}/resume-delivery-review`: resume a run paused in delivery review, if it is as the caller saw it. */
 export const resumeReview: TasksAction = {
   rest: 'POST /:id/resume-delivery-review',
+  workspaceOf: taskWorkspace,
   summary: 'Resume a run paused in delivery review',
   description:
     '409 `TASKS_ERR_REVIEW_MISMATCH` (nothing changes) unless a run is paused in review at exactly `expected_plan_id` and `expected_state_version`. Resuming approves no pending action and does not complete the task.',

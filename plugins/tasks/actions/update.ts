@@ -7,10 +7,12 @@ import { emitDispatches } from '../ops/dispatch.ts';
 import { taskView } from '../db/task-row.ts';
 import { TASK_SCHEMA } from '../schemas.ts';
 import { dbOf, emitAfterCommit, userActor, type TasksAction } from '../service.ts';
+import { taskWorkspace } from '../workspace-of.ts';
 
 /** `PUT /api/v1/tasks/{id}`: change fields; a new `status` goes through the state machine (409 if illegal). */
 export const update: TasksAction = {
   rest: 'PUT /:id',
+  workspaceOf: taskWorkspace,
   summary: 'Update a task',
   description: 'Only the fields sent change. A new `status` must be a legal move from the current one (409 naming the allowed targets otherwise). Send `version` to make the write conditional on the version you read (409 when it moved on).',
   tags: ['tasks'],

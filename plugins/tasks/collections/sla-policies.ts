@@ -96,6 +96,7 @@ export const listSlaPolicies: TasksAction = {
 
 export const createSlaPolicy: TasksAction = {
   rest: 'POST /sla-policies',
+  role: 'admin',
   summary: 'Create an SLA policy',
   tags: ['task collections'],
   params: FIELDS,
@@ -121,6 +122,7 @@ export const getSlaPolicy: TasksAction = {
 
 export const updateSlaPolicy: TasksAction = {
   rest: 'PUT /sla-policies/:sla_policy_id',
+  role: 'admin',
   summary: 'Update an SLA policy',
   description: 'New `targets` move the SLA due dates of every task under the policy (each such task gets a history entry).',
   tags: ['task collections'],
@@ -144,6 +146,7 @@ export const updateSlaPolicy: TasksAction = {
 
 export const deleteSlaPolicy: TasksAction = {
   rest: 'DELETE /sla-policies/:sla_policy_id',
+  role: 'admin',
   summary: 'Delete an SLA policy',
   description: 'Refused (409 `TASKS_ERR_IN_USE`) while tasks are under the policy.',
   tags: ['task collections'],

@@ -8,6 +8,7 @@ import { changeTask } from '../ops/change.ts';
 import { emitStatusChanged, moveTask } from '../ops/move.ts';
 import { resolveCode, type PublicCodeRow } from '../ops/public-codes.ts';
 import { dbOf, emitAfterCommit, type TasksAction } from '../service.ts';
+import { publicCodeWorkspace } from '../workspace-of.ts';
 
 /**
  * Service `public-task`: what an external collaborator holding a public session code may see
@@ -83,6 +84,7 @@ const viewTask: TasksAction = {
 
 const updateStatus: TasksAction = {
   rest: 'POST /:code/update-status',
+  workspaceOf: publicCodeWorkspace,
   auth: false,
   summary: 'Move the task (through the state machine)',
   tags: ['public task review'],
@@ -95,6 +97,7 @@ const updateStatus: TasksAction = {
 
 const complete: TasksAction = {
   rest: 'POST /:code/complete',
+  workspaceOf: publicCodeWorkspace,
   auth: false,
   summary: 'Complete the task (a legal move to completed)',
   tags: ['public task review'],
@@ -107,6 +110,7 @@ const complete: TasksAction = {
 
 const evaluate: TasksAction = {
   rest: 'POST /:code/evaluate',
+  workspaceOf: publicCodeWorkspace,
   auth: false,
   summary: 'Rate the work (1 to 5) with a comment',
   tags: ['public task review'],

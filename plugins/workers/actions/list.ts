@@ -1,6 +1,5 @@
 import type { Context, ServiceBroker } from 'moleculer';
 import { kernelOf } from '../../../kernel/context.ts';
-import { requireRole } from '../../../kernel/tenancy/identity.ts';
 import { listHeartbeats } from '../heartbeat-store.ts';
 import { nodeSightings } from '../registry-nodes.ts';
 import { inFlightOf } from '../this-node.ts';
@@ -14,12 +13,12 @@ import { LIST_PARAMS, LIST_RESPONSE } from '../schemas.ts';
  */
 export const listAction = {
   rest: 'GET /',
+  role: 'admin' as const,
   summary: 'Workers of the cluster: roles, queues, concurrency, version, last heartbeat, in-flight count and status',
   tags: ['operations'],
   params: LIST_PARAMS,
   response: LIST_RESPONSE,
   async handler(this: { broker: ServiceBroker }, ctx: Context<{ limit: number; offset: number }>) {
-    requireRole(ctx, 'owner', 'admin');
     const kernel = kernelOf(this.broker);
     const staleSeconds = kernel.config.env.WORKER_STALE_SECONDS;
     const sightings = nodeSightings(this.broker, inFlightOf(this.broker, kernel.queue));

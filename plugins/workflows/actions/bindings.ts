@@ -6,6 +6,8 @@ import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
 import { bindingView, newWebhookToken, type BindingInput, type BindingRow } from '../store/bindings.ts';
 import { BINDING_SCHEMA, ID_PARAM } from '../schemas.ts';
 import type { WorkflowsAction, WorkflowsService } from '../service.ts';
+import { bindingWorkspace } from '../workspace-of.ts';
+import { openWorkspace } from '../../../kernel/workspace-state.ts';
 
 const TRIGGER_PARAM = [
   { type: 'enum', values: ['manual', 'webhook', 'schedule', 'event', 'workspace_event'] },
@@ -47,10 +49,10 @@ function normaliseTrigger(t: TriggerParam): BindingInput['trigger'] {
   return trigger;
 }
 
-/** 404 unless the workflow and the workspace both belong to the caller's entity. */
+/** 404 unless the workflow and the workspace both belong to the caller's entity; 409 for an archived workspace. */
 async function checkTargets(svc: WorkflowsService, ctx: Context, workflowId: string, workspaceId: string): Promise<void> {
   await svc.definitions.get(entityOf(ctx), workflowId);
-  await ctx.call('workspaces.resolve', { workspace_id: workspaceId });
+  await openWorkspace(ctx, workspaceId);
 }
 
 function withToken(svc: WorkflowsService, row: BindingRow, token: string | null): Record<string, unknown> {
@@ -93,6 +95,7 @@ export const createBinding: WorkflowsAction = {
 
 export const updateBinding: WorkflowsAction = {
   rest: 'PUT /bindings/:id',
+  workspaceOf: bindingWorkspace,
   summary: 'Update a binding; rotate its webhook token',
   description: '`rotate_webhook_token: true` issues a new token (the old one stops working at once); the response then carries the new `webhook_token` and `webhook_url`.',
   tags: ['workflows'],
@@ -130,6 +133,7 @@ export const updateBinding: WorkflowsAction = {
 
 export const removeBinding: WorkflowsAction = {
   rest: 'DELETE /bindings/:id',
+  workspaceOf: bindingWorkspace,
   summary: 'Delete a binding',
   tags: ['workflows'],
   params: { ...ID_PARAM },

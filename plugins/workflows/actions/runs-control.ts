@@ -12,6 +12,7 @@ import type { PauseInfo, RunRow } from '../store/run-types.ts';
 import type { WorkflowsAction } from '../service.ts';
 import { durableDecision, requeue } from '../run-launch.ts';
 import { WORKFLOWS_INTERRUPT_EVENT } from '../../../kernel/nodes/durable.ts';
+import { runWorkspace } from '../workspace-of.ts';
 
 function illegal(row: RunRow, move: string): Error {
   return WORKFLOWS_ERR.ILLEGAL_TRANSITION(`A ${row.status} run cannot be ${move}.`, { run_id: row.id, status: row.status });
@@ -44,6 +45,7 @@ export const cancelRun: WorkflowsAction = {
 
 export const resumeRun: WorkflowsAction = {
   rest: 'POST /runs/:run_id/resume',
+  workspaceOf: runWorkspace,
   summary: 'Resume a paused run',
   description:
     'An approval wait, and a step whose node answered runtime_approval_required, need `{"decision": "approve" | "reject", "comment"?}` from the run owner; anything else, or anyone else, is refused (422 / 403) and the run stays paused. `reject` fails the step and the run. Approving a runtime approval repeats exactly the saved invocation (the node sees the approval and checks its policy again; a workspace archived or paused meanwhile fails the step instead). An event wait takes `input` as the wait step\'s output; a timer wait may be ended early.',
@@ -105,6 +107,7 @@ export const resumeRun: WorkflowsAction = {
 
 export const retryRun: WorkflowsAction = {
   rest: 'POST /runs/:run_id/retry',
+  workspaceOf: runWorkspace,
   summary: 'Retry a failed run: a new run in its lineage',
   description:
     'From the failed receipt, or from `from_step_id`. Receipts outside the recovery frontier are carried over; the selected step and what depends on it run again, on the run\'s immutable snapshot. Refused (409) for a run that is not failed, a missing or incompatible snapshot, or a step with an unreconciled uncertain effect (reconcile it with POST /runs/{run_id}/step). The original stays failed.',
@@ -140,6 +143,7 @@ export const retryRun: WorkflowsAction = {
 
 export const stepControl: WorkflowsAction = {
   rest: 'POST /runs/:run_id/step',
+  workspaceOf: runWorkspace,
   summary: 'Run control: reconcile a step with an uncertain external effect',
   description: '`{"step_id", "action": "reconcile", "outcome": "succeeded" | "failed", "output"?, "note"?}` records how a step that was in flight when its worker died really ended, so the run can be retried.',
   tags: ['workflows'],

@@ -8,6 +8,8 @@ import { ID_PARAM, RUN_SCHEMA, RUN_STARTED_SCHEMA } from '../schemas.ts';
 import type { DefinitionRow } from '../store/definitions.ts';
 import type { BindingRow } from '../store/bindings.ts';
 import type { WorkflowsAction, WorkflowsService } from '../service.ts';
+import { bindingWorkspace } from '../workspace-of.ts';
+import { openWorkspace } from '../../../kernel/workspace-state.ts';
 
 const RUN_BODY = {
   input: { type: 'any', optional: true },
@@ -20,7 +22,7 @@ type RunBody = { input?: unknown; variables?: Record<string, unknown>; wait: boo
 /** Commits the run, queues it, and answers 202 {run_id, status} or, with wait, the run once it stops. */
 async function launch(svc: WorkflowsService, ctx: Context, definition: DefinitionRow, binding: BindingRow | null, body: RunBody): Promise<unknown> {
   const who = identityOf(ctx);
-  if (body.workspace_id && !binding) await ctx.call('workspaces.resolve', { workspace_id: body.workspace_id });
+  if (body.workspace_id && !binding) await openWorkspace(ctx, body.workspace_id);
   const run = newRunOf(definition, { binding, workspace_id: body.workspace_id, owner_id: who.id, trigger_type: 'manual', trigger: body.input ?? null, variables: body.variables });
   const meta = ctx.meta as { $statusCode?: number };
   if (!body.wait) {
@@ -53,6 +55,7 @@ export const runDefinition: WorkflowsAction = {
 
 export const runBinding: WorkflowsAction = {
   rest: 'POST /bindings/:id/run',
+  workspaceOf: bindingWorkspace,
   summary: 'Start a run from a binding',
   description: 'Like POST /{id}/run, with the binding\'s workspace and variables (a run\'s own variables win).',
   tags: ['workflows'],
@@ -77,7 +80,7 @@ export const runStream: WorkflowsAction = {
   async handler(ctx: Context<RunBody & { id: string }>) {
     const who = identityOf(ctx);
     const definition = await this.definitions.get(who.entity_id, ctx.params.id);
-    if (ctx.params.workspace_id) await ctx.call('workspaces.resolve', { workspace_id: ctx.params.workspace_id });
+    if (ctx.params.workspace_id) await openWorkspace(ctx, ctx.params.workspace_id);
     const run = newRunOf(definition, { workspace_id: ctx.params.workspace_id, owner_id: who.id, trigger_type: 'manual', trigger: ctx.params.input ?? null, variables: ctx.params.variables });
     const stream = await openRunStream(this, ctx, run.id, 0, { endOnPause: true });
     await this.engine.enqueueRun(run);

@@ -2,6 +2,7 @@ import type { Context } from 'moleculer';
 import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { newRunOf } from '../run-launch.ts';
 import type { WorkflowsAction, WorkflowsService } from '../service.ts';
+import { isArchived, openWorkspace } from '../../../kernel/workspace-state.ts';
 
 /** Names the platform's own events must not be routed back as (the engine's own, the broker's). */
 export function routable(eventName: string): boolean {
@@ -11,12 +12,13 @@ export function routable(eventName: string): boolean {
 /**
  * Starts a run of every enabled binding of the entity whose trigger is `event` (any workspace)
  * or `workspace_event` (that workspace only) and names this event (`*` or a `prefix.*` also
- * match). Each run is committed before its id is queued.
+ * match), except in an archived workspace. Each run is committed before its id is queued.
  */
 export async function routeEvent(svc: WorkflowsService, entityId: string, event: string, workspaceId: string | null, payload: unknown, ownerId: string | null): Promise<{ run_id: string; binding_id: string; workflow_id: string }[]> {
   const bindings = await svc.bindings.forEvent(entityId, event, workspaceId);
   const started: { run_id: string; binding_id: string; workflow_id: string }[] = [];
   for (const binding of bindings) {
+    if (await isArchived(svc.broker, entityId, binding.workspace_id)) continue;
     const run = newRunOf(binding.definition, { binding, owner_id: binding.created_by ?? ownerId, trigger_type: binding.trigger_type, trigger: { event, workspace_id: workspaceId, payload: payload ?? null } });
     const row = await svc.engine.enqueueRun(run);
     started.push({ run_id: row.id, binding_id: binding.id, workflow_id: binding.workflow_id });
@@ -39,7 +41,7 @@ export const triggerEvent: WorkflowsAction = {
   },
   async handler(ctx: Context<{ event: string; workspace_id?: string; payload?: unknown }>) {
     const who = identityOf(ctx);
-    if (ctx.params.workspace_id) await ctx.call('workspaces.resolve', { workspace_id: ctx.params.workspace_id });
+    if (ctx.params.workspace_id) await openWorkspace(ctx, ctx.params.workspace_id);
     const runs = await routeEvent(this, who.entity_id, ctx.params.event, ctx.params.workspace_id ?? null, ctx.params.payload, who.id);
     (ctx.meta as { $statusCode?: number }).$statusCode = 202;
     return { event: ctx.params.event, runs };

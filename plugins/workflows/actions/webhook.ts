@@ -4,6 +4,7 @@ import { ERRORS } from '../../../kernel/errors/catalogue.ts';
 import { newRunOf } from '../run-launch.ts';
 import type { Respond } from '../engine/engine.ts';
 import type { WorkflowsAction } from '../service.ts';
+import { webhookWorkspace } from '../workspace-of.ts';
 
 type WebhookParams = { token: string; $req: IncomingMessage & { body?: unknown; query?: Record<string, unknown> } };
 
@@ -25,6 +26,7 @@ export const webhook: WorkflowsAction = {
   rest: { method: 'POST', path: '/webhook/:token', passReqResToParams: true },
   // public: a key is one binding's (its token's), not a tenant's
   idempotency: { scope_param: 'token' },
+  workspaceOf: webhookWorkspace,
   auth: false,
   summary: 'Run a webhook binding inline',
   description:

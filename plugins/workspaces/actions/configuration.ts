@@ -24,7 +24,7 @@ export const governance = settingsActions({
   apply: applyGovernance,
   params: GOVERNANCE_PARAMS,
   schema: GOVERNANCE_SCHEMA,
-  writeRoles: ['owner', 'admin'],
+  writeRole: 'admin',
   description:
     'Approval mode (automatic, confirm_changes, risk_based, follow_default; default automatic), explicit rules [{ tool, decision: allow|ask|deny }] (default none), budget_limits { monthly_usd?, per_run_usd? }, risk_limits { max_risk_level?: low|medium|high } (default none) and unassigned_tasks (leave|master_agent: whether the workspace\'s master agent takes tasks created unassigned; default leave).',
 });

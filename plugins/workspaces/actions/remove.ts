@@ -1,5 +1,4 @@
 import type { Context } from 'moleculer';
-import { requireRole } from '../../../kernel/tenancy/identity.ts';
 import { WORKSPACE_DELETED_EVENT, type WorkspaceDeletedPayload } from '../../../kernel/workspace-contracts.ts';
 import { loadWorkspace, WORKSPACE_ID_PARAM, type WorkspacesAction } from '../lookup.ts';
 import { recordOwnActivity } from '../own-activity.ts';
@@ -13,6 +12,7 @@ import { WORKSPACE_SCHEMA, workspaceView } from '../views.ts';
  */
 export const remove: WorkspacesAction = {
   rest: 'DELETE /:workspace_id',
+  role: 'admin',
   summary: 'Archive a workspace, or delete an archived one for good',
   description:
     'First call: archives (200 with the archived workspace). A call on an archived workspace deletes it and everything in it (204); every package is told through the event `workspace.deleted`. Needs the role owner or admin.',
@@ -25,7 +25,6 @@ export const remove: WorkspacesAction = {
   async handler(ctx: Context<{ workspace_id: string }>) {
     const outcome = await this.models.Workspace.sequelize!.transaction(async (transaction) => {
       const row = await loadWorkspace(this, ctx, ctx.params.workspace_id, { transaction, lock: true });
-      requireRole(ctx, 'owner', 'admin');
       if (row.archived_at) {
         await row.destroy({ transaction });
         return { deleted: true as const, row };

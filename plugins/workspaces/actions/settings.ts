@@ -1,5 +1,5 @@
 import type { Context } from 'moleculer';
-import { requireRole, type Role } from '../../../kernel/tenancy/identity.ts';
+import type { Role } from '../../../kernel/tenancy/roles.ts';
 import { assertNotArchived, loadWorkspace, WORKSPACE_ID_PARAM, type WorkspacesAction } from '../lookup.ts';
 import { changesOf } from '../fields.ts';
 import { recordOwnActivity } from '../own-activity.ts';
@@ -15,8 +15,8 @@ export interface SettingsOptions<T> {
   apply: (current: T, requested: Partial<T>) => T;
   params: Record<string, unknown>;
   schema: Record<string, unknown>;
-  /** who may change it (anyone of the entity when left out) */
-  writeRoles?: Role[];
+  /** the least role that may change it (members when left out) */
+  writeRole?: Role;
   description: string;
 }
 
@@ -41,7 +41,8 @@ export function settingsActions<T extends object>(opts: SettingsOptions<T>): { r
   const write: WorkspacesAction = {
     rest: `PUT /:workspace_id/${opts.path}`,
     summary: `Change the ${opts.label} of a workspace`,
-    description: `${opts.description} Keys left out keep their value.${opts.writeRoles ? ` Needs the role ${opts.writeRoles.join(' or ')}.` : ''} An archived workspace is read-only (409).`,
+    description: `${opts.description} Keys left out keep their value. An archived workspace is read-only (409).`,
+    role: opts.writeRole,
     tags: ['workspaces'],
     params: { ...WORKSPACE_ID_PARAM, ...opts.params },
     response: opts.schema,
@@ -49,7 +50,6 @@ export function settingsActions<T extends object>(opts: SettingsOptions<T>): { r
       const { workspace_id, ...requested } = ctx.params;
       const { row, next, changes } = await this.models.Workspace.sequelize!.transaction(async (transaction) => {
         const row = await loadWorkspace(this, ctx, workspace_id, { transaction, lock: true });
-        if (opts.writeRoles) requireRole(ctx, ...opts.writeRoles);
         assertNotArchived(row);
         const current = opts.read(row[opts.column]);
         const next = opts.apply(current, requested as unknown as Partial<T>);
