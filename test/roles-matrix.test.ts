@@ -109,6 +109,11 @@ const FAMILIES: Record<string, () => Probe[]> = {
     // an empty message fails validation, after the role check: no model is called
     { method: 'POST', path: '/api/v1/chat/message', json: { message: 'hello', workspace_context: false }, leastJson: { message: '', workspace_context: false }, least: 'member', ok: [422], state: (token) => totalOf('/api/v1/chat/conversations')(token) },
   ],
+  jobs: () => [
+    read('/api/v1/jobs'),
+    // an empty job fails validation, after the role check: nothing is stored either way
+    { method: 'POST', path: '/api/v1/jobs', json: {}, least: 'member', ok: [422], state: (token) => totalOf('/api/v1/jobs')(token) },
+  ],
   usage: () => [read('/api/v1/usage/summary')],
   workers: () => [read('/api/v1/workers', 'admin')],
   capabilities: () => [read('/api/v1/capability-packages', 'admin'), read(`/api/v1/workspaces/${ids.ws}/capabilities`)],

@@ -1,4 +1,5 @@
 import type { Context } from 'moleculer';
+import { jobWorkspace } from '../workspace-of.ts';
 import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { findExecutor } from '../../../kernel/executors/registry.ts';
 import { JOB_ID_PARAM } from '../fields.ts';
@@ -10,6 +11,7 @@ import { JOB_SCHEMA, RUN_SCHEMA, jobView, runView } from '../views.ts';
 /** `POST /api/v1/jobs/{job_id}/toggle` */
 export const toggle: JobsAction = {
   rest: 'POST /:job_id/toggle',
+  workspaceOf: jobWorkspace,
   summary: 'Enable or pause a job',
   description: '`enabled` sets the state; without it the state flips. Enabling computes the next fire from now (time spent paused is not caught up) and resets the consecutive failures.',
   tags: ['jobs'],
@@ -31,6 +33,7 @@ export const toggle: JobsAction = {
 /** `POST /api/v1/jobs/{job_id}/run_now` */
 export const runNow: JobsAction = {
   rest: 'POST /:job_id/run_now',
+  workspaceOf: jobWorkspace,
   summary: 'Fire a job now',
   description:
     'Commits a run (trigger `run_now`) and puts it on the queue of its executor, exactly as a scheduled fire: a worker runs it, never the API. Answers 202 with the run. While a run of the job is still going, overlap `skip` answers 409 `JOBS_ERR_RUN_IN_PROGRESS` and overlap `queue` queues it behind. Works on paused jobs too.',

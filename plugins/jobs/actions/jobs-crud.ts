@@ -1,4 +1,5 @@
 import type { Context } from 'moleculer';
+import { jobWorkspace } from '../workspace-of.ts';
 import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
 import type { JSONSchema } from '../../../kernel/openapi/types.ts';
@@ -85,6 +86,7 @@ function refuseManaged(row: JobRow): void {
 /** `PUT /api/v1/jobs/{job_id}` */
 export const update: JobsAction = {
   rest: 'PUT /:job_id',
+  workspaceOf: jobWorkspace,
   summary: 'Update a scheduled job',
   description: 'Changes the fields given (the whole `schedule` object when given); the next fire is computed again from now. A job of a workflow binding is changed through its binding (409).',
   tags: ['jobs'],
@@ -109,6 +111,7 @@ export const update: JobsAction = {
 /** `DELETE /api/v1/jobs/{job_id}` */
 export const remove: JobsAction = {
   rest: 'DELETE /:job_id',
+  workspaceOf: jobWorkspace,
   summary: 'Delete a scheduled job',
   description: 'The job and its run log go; tasks and workflow runs its runs produced stay. A job of a workflow binding is removed with its binding (409).',
   tags: ['jobs'],
