@@ -18,7 +18,8 @@
  */
 
 export const SANDBOX_RUN_ACTION = 'sandbox.run';
-export const SANDBOX_LANGUAGES_ACTION = 'sandbox.languages';
+/** answers SandboxStatus of the node that serves it */
+export const SANDBOX_STATUS_ACTION = 'sandbox.status';
 /** broadcast `{execution_id}`: the node running that execution stops it (SANDBOX_ERR_CANCELLED) */
 export const SANDBOX_CANCEL_EVENT = 'sandbox.cancel';
 
@@ -60,6 +61,12 @@ export interface SandboxRunResult {
   /** console output, at most 100 lines of 1,000 characters each */
   logs: string[];
   duration_ms: number;
+}
+
+export interface SandboxStatus {
+  languages: SandboxLanguage[];
+  running: number;
+  waiting: number;
 }
 
 /** The codes a run may fail with (besides VALIDATION_FAILED for malformed params). */

@@ -31,6 +31,10 @@ export class RunGate {
     });
   }
 
+  load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
   leave(): void {
     const next = this.waiting.shift();
     if (next) next.start();

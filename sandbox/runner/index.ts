@@ -40,10 +40,10 @@ export default {
         return this.runner.run(ctx.params);
       },
     },
-    languages: {
+    status: {
       visibility: 'public',
       handler(this: SandboxService) {
-        return { languages: this.runner.languages() };
+        return this.runner.status();
       },
     },
     execute: {

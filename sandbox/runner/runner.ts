@@ -4,7 +4,7 @@ import type { DriverRun, SandboxDriver, StopReason } from './driver.ts';
 import { RunGate } from './gate.ts';
 import { runTimeoutMs, type SandboxLimits } from './limits.ts';
 import { stopError } from './outcome.ts';
-import { CONTAINER_LANGUAGES, type SandboxLanguage, type SandboxRunParams, type SandboxRunResult } from '../../kernel/sandbox-contract.ts';
+import { CONTAINER_LANGUAGES, type SandboxLanguage, type SandboxRunParams, type SandboxRunResult, type SandboxStatus } from '../../kernel/sandbox-contract.ts';
 
 /**
  * The sandbox of one node: picks the driver for the language, checks the input against its
@@ -23,6 +23,11 @@ export class SandboxRunner {
 
   languages(): SandboxLanguage[] {
     return [...this.byLanguage.keys()];
+  }
+
+  /** What this node offers and is doing: its languages, runs running and waiting. */
+  status(): SandboxStatus {
+    return { languages: this.languages(), ...this.gate.load() };
   }
 
   async run(params: SandboxRunParams): Promise<SandboxRunResult> {
