@@ -16,6 +16,7 @@ import { readEnvelope, stopError } from '../outcome.ts';
 export class IsolateDriver implements SandboxDriver {
   readonly languages = ['javascript'] as const;
   private readonly pool: IsolatePool;
+  private readonly wrappers = new WeakMap<ivm.Isolate, Map<string, ivm.Script>>();
 
   constructor(warmIsolates: number, private readonly memoryMb: number) {
     this.pool = new IsolatePool(warmIsolates, memoryMb);
@@ -36,7 +37,7 @@ export class IsolateDriver implements SandboxDriver {
       const fn = await this.compile(lease, functionSource(run.code, dialect), { filename: CODE_FILE, lineOffset: -1 });
       await fn.run(context, { timeout: run.timeoutMs });
       await context.global.set(RUN_GLOBAL, `{"max_output":${run.maxOutputBytes},"input":${run.inputJson}}`);
-      const wrapper = await lease.isolate.compileScript(wrapperSource(dialect), { filename: 'wrapper.js' });
+      const wrapper = await this.wrapperFor(lease.isolate, run.dialect);
       const answer: unknown = await wrapper.run(context, { timeout: run.timeoutMs, promise: true });
       const outcome = readEnvelope(answer, run);
       keep = true;
@@ -49,6 +50,18 @@ export class IsolateDriver implements SandboxDriver {
       if (keep && !run.signal.aborted) this.pool.give(run.owner, lease);
       else stop();
     }
+  }
+
+  /** Our wrapper, compiled once per isolate and dialect (a script runs in any context of its isolate). */
+  private async wrapperFor(isolate: ivm.Isolate, name: DriverRun['dialect']): Promise<ivm.Script> {
+    const compiled = this.wrappers.get(isolate) ?? new Map<string, ivm.Script>();
+    this.wrappers.set(isolate, compiled);
+    let script = compiled.get(name);
+    if (!script) {
+      script = await isolate.compileScript(wrapperSource(DIALECTS[name]), { filename: 'wrapper.js' });
+      compiled.set(name, script);
+    }
+    return script;
   }
 
   private async compile(lease: Lease, source: string, origin: { filename: string; lineOffset: number }): Promise<ivm.Script> {
