@@ -47,12 +47,15 @@ export class DockerDriver implements SandboxDriver {
     const stop = (): void => void container.kill().catch(() => undefined);
     run.signal.addEventListener('abort', stop, { once: true });
     try {
+      // the limit may have passed while the container was being created
+      if (run.signal.aborted) throw stopError(run.signal.reason as StopReason, run);
       const stream = await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
       const cap = run.maxOutputBytes + STREAM_SLACK_BYTES;
       const stdout = collect(cap, stop);
       const stderr = collect(cap, stop);
       container.modem.demuxStream(stream, stdout.sink, stderr.sink);
       await container.start();
+      if (run.signal.aborted) stop();
       stream.end(program.stdin);
       const exit = (await container.wait()) as { StatusCode: number };
       if (run.signal.aborted) throw stopError(run.signal.reason as StopReason, run);

@@ -1,0 +1,89 @@
+import test from 'ava';
+import Docker from 'dockerode';
+import { dockerConnection, DockerDriver } from '../docker/driver.ts';
+import { IsolateDriver } from '../isolate/driver.ts';
+import { SandboxRunner } from '../runner.ts';
+import type { SandboxLimits } from '../limits.ts';
+import type { SandboxRunParams } from '../../../kernel/sandbox-contract.ts';
+import { buildTestImages, PYTHON_IMAGE, SHELL_IMAGE } from './docker-images.ts';
+
+/**
+ * The container driver against a real Docker engine: set SANDBOX_TEST_DOCKER_HOST (e.g.
+ * unix:///var/run/docker.sock). The engine needs no registry: the images are built here.
+ * Without the variable these tests are skipped (no engine, nothing to test against).
+ */
+const host = process.env.SANDBOX_TEST_DOCKER_HOST ?? '';
+const maybe = host ? test.serial : test.serial.skip;
+
+const limits: SandboxLimits = { timeoutMs: 20_000, memoryMb: 32, maxInputBytes: 64 * 1024, maxOutputBytes: 64 * 1024, concurrency: 2, warmIsolates: 0 };
+let runner: SandboxRunner;
+test.before(async () => {
+  if (!host) return;
+  await buildTestImages(new Docker(dockerConnection(host)));
+  runner = new SandboxRunner(limits, [new IsolateDriver(0, limits.memoryMb), new DockerDriver({ host, images: { python: PYTHON_IMAGE, shell: SHELL_IMAGE }, pidsLimit: 16 })]);
+});
+test.after.always(async () => runner?.close());
+
+const run = (language: SandboxRunParams['language'], code: string, more: Partial<SandboxRunParams> = {}) => runner.run({ language, code, entity_id: 'e-1', ...more });
+const fails = async (t: any, promise: Promise<unknown>, type: string) => {
+  const err = await t.throwsAsync(promise);
+  t.is(err.type, type, err.message);
+  return err;
+};
+const leftover = async () => (await new Docker(dockerConnection(host)).listContainers({ all: true, filters: { label: ['wao.sandbox'] } })).length;
+
+maybe('python: input bound, result assigned, prints collected; the container is removed', async (t) => {
+  const out = await run('python', 'print("got", input["n"])\nresult = {"n": input["n"] + 1, "words": [w.upper() for w in input["words"]]}', { input: { n: 1, words: ['a', 'b'] } });
+  t.deepEqual(out.result, { n: 2, words: ['A', 'B'] });
+  t.deepEqual(out.logs, ['got 1']);
+  t.is(out.language, 'python');
+  t.is(await leftover(), 0);
+});
+
+maybe('python: a syntax error names its line; an exception its line and type', async (t) => {
+  const syntax = await fails(t, run('python', 'x = 1\ny = (\n'), 'SANDBOX_ERR_SYNTAX');
+  t.is(syntax.data.field, 'code');
+  const raised = await fails(t, run('python', 'a = 1\nraise ValueError("bad value")'), 'SANDBOX_ERR_RUNTIME');
+  t.regex(raised.message, /ValueError: bad value \(line 2\)/);
+});
+
+maybe('no network inside: a socket to anywhere fails', async (t) => {
+  const out = await run('python', 'import socket\ntry:\n    socket.create_connection(("1.1.1.1", 53), timeout=2)\n    result = "connected"\nexcept OSError as e:\n    result = "refused"');
+  t.is(out.result, 'refused');
+});
+
+maybe('limits: an infinite loop stops at its time, a memory bomb at its memory, a fork bomb at its pids', async (t) => {
+  await fails(t, run('python', 'while True: pass', { timeout_ms: 1500 }), 'SANDBOX_ERR_TIME_LIMIT');
+  await fails(t, run('python', 'a = []\nwhile True: a.append(bytearray(1 << 20))'), 'SANDBOX_ERR_MEMORY_LIMIT');
+  const forks = await run('shell', 'i=0; while [ $i -lt 40 ]; do sleep 5 & i=$((i+1)); done 2>/dev/null; echo started', { timeout_ms: 10_000 }).catch((e) => e);
+  t.not(forks?.result?.stdout, 'started\n', 'the pid limit stopped the forks');
+  t.is(await leftover(), 0);
+});
+
+maybe('shell: stdin is the input JSON, stdout the result, a non-zero exit fails with stderr', async (t) => {
+  const out = await run('shell', 'cat; echo; echo done >&2', { input: { a: 1 } });
+  t.deepEqual(out.result, { exit_code: 0, stdout: '{"a":1}\n' });
+  t.deepEqual(out.logs, ['done']);
+  const bad = await fails(t, run('shell', 'echo broken >&2; exit 3'), 'SANDBOX_ERR_RUNTIME');
+  t.like(bad.data, { exit_code: 3 });
+});
+
+maybe('a huge output is cut and fails; the root filesystem is read-only', async (t) => {
+  await fails(t, run('shell', 'yes x | head -c 1000000'), 'SANDBOX_ERR_OUTPUT_TOO_LARGE');
+  const ro = await fails(t, run('shell', 'echo x > /bin/evil'), 'SANDBOX_ERR_RUNTIME');
+  t.regex(ro.message, /status/);
+});
+
+maybe('a cancel kills the container at once', async (t) => {
+  const running = run('shell', 'sleep 30', { execution_id: 'cancel-me' });
+  await new Promise((r) => setTimeout(r, 1500));
+  t.is(runner.cancel('cancel-me'), 1);
+  await fails(t, running, 'SANDBOX_ERR_CANCELLED');
+  t.is(await leftover(), 0);
+});
+
+maybe('an image that is not on the engine is a clear container error', async (t) => {
+  const lonely = new SandboxRunner(limits, [new DockerDriver({ host, images: { python: 'wao-missing:none', shell: 'wao-missing:none' }, pidsLimit: 16 })]);
+  const err = await fails(t, lonely.run({ language: 'shell', code: 'echo 1' }), 'SANDBOX_ERR_CONTAINER');
+  t.regex(err.message, /never pulled/);
+});
