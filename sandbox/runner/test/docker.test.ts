@@ -87,3 +87,23 @@ maybe('an image that is not on the engine is a clear container error', async (t)
   const err = await fails(t, lonely.run({ language: 'shell', code: 'echo 1' }), 'SANDBOX_ERR_CONTAINER');
   t.regex(err.message, /never pulled/);
 });
+
+maybe('with an engine configured, a python code step saves and runs through the workflow engine', async (t) => {
+  const { startWorkflowsKernel, runUntil, receipt } = await import('../../../test/workflows-helpers.ts');
+  const k = await startWorkflowsKernel('sandbox_docker_code', {
+    nodes: ['trigger', 'code'],
+    links: ['sandbox/runner'],
+    env: { SANDBOX_DOCKER_HOST: host, SANDBOX_DOCKER_IMAGE_PYTHON: PYTHON_IMAGE, SANDBOX_DOCKER_IMAGE_SHELL: SHELL_IMAGE, SANDBOX_TIMEOUT_SECONDS: '60' },
+  });
+  try {
+    const types = await k.call('/api/v1/workflows/node-types', { token: 'owner-token' });
+    t.deepEqual(types.body.items.find((x: { type: string }) => x.type === 'code').config_schema.properties.language.enum, ['javascript', 'python', 'shell']);
+    const wf = await k.createWorkflow('owner-token', { name: 'py', steps: [{ id: 'start', type: 'trigger', next: ['py'] }, { id: 'py', type: 'code', config: { language: 'python', code: 'result = sum(input["xs"])' }, next: [] }] });
+    const started = await k.call(`/api/v1/workflows/${wf.id}/run`, { method: 'POST', token: 'owner-token', json: { input: { xs: [1, 2, 3] } } });
+    const done = await runUntil(k, 'owner-token', started.body.run_id, ['completed', 'failed'], 60_000);
+    t.is(done.status, 'completed', JSON.stringify(done.error));
+    t.is(receipt(done, 'py').output, 6);
+  } finally {
+    await k.close();
+  }
+});
