@@ -86,7 +86,7 @@ export default {
     const limits = limitsOf(env);
     const drivers: SandboxDriver[] = [new IsolateDriver(limits.warmIsolates, limits.memoryMb)];
     if (env.SANDBOX_DOCKER_HOST) {
-      drivers.push(new DockerDriver({ host: env.SANDBOX_DOCKER_HOST, images: { python: env.SANDBOX_DOCKER_IMAGE_PYTHON, shell: env.SANDBOX_DOCKER_IMAGE_SHELL }, pidsLimit: env.SANDBOX_DOCKER_PIDS_LIMIT }));
+      drivers.push(new DockerDriver({ host: env.SANDBOX_DOCKER_HOST, images: { python: env.SANDBOX_DOCKER_IMAGE_PYTHON, shell: env.SANDBOX_DOCKER_IMAGE_SHELL }, pidsLimit: env.SANDBOX_DOCKER_PIDS_LIMIT, maxRunMs: limits.timeoutMs }));
     }
     this.runner = new SandboxRunner(limits, drivers);
   },

@@ -10,7 +10,12 @@ export interface DockerOptions {
   host: string;
   images: Record<'python' | 'shell', string>;
   pidsLimit: number;
+  /** the longest a run may take (SANDBOX_TIMEOUT_SECONDS): a sandbox container older than that, and a minute, is an orphan */
+  maxRunMs: number;
 }
+
+/** How often the engine is swept for orphans (containers of a sandbox node that died mid-run). */
+const SWEEP_EVERY_MS = 60_000;
 
 /** Bytes of stdout or stderr kept beyond the output limit before the container is stopped. */
 const STREAM_SLACK_BYTES = 256 * 1024;
@@ -32,12 +37,14 @@ export function dockerConnection(host: string): Docker.DockerOptions {
 export class DockerDriver implements SandboxDriver {
   readonly languages = ['python', 'shell'] as const;
   private readonly docker: Docker;
+  private sweptAt = 0;
 
   constructor(private readonly opts: DockerOptions) {
     this.docker = new Docker(dockerConnection(opts.host));
   }
 
   async run(run: DriverRun): Promise<DriverOutcome> {
+    this.sweep();
     const language = run.language as 'python' | 'shell';
     if (language === 'shell' && Buffer.byteLength(run.code) > MAX_ARGUMENT_BYTES) {
       throw SANDBOX_ERR.SYNTAX(`A shell script may be at most ${MAX_ARGUMENT_BYTES} bytes.`, { field: 'code' });
@@ -116,6 +123,21 @@ export class DockerDriver implements SandboxDriver {
       if (e.statusCode === 404) throw SANDBOX_ERR.CONTAINER(`The image '${this.opts.images[language]}' for ${language} is not on the Docker engine (it is never pulled: docker pull it there).`);
       throw SANDBOX_ERR.CONTAINER(`The container engine failed: ${String(e.message ?? err).slice(0, 500)}`);
     }
+  }
+
+  /**
+   * Removes sandbox containers older than any run may live: those a node left behind when it
+   * died mid-run (a live run's container is removed by its own run). At most once a minute.
+   */
+  private sweep(): void {
+    const now = Date.now();
+    if (now - this.sweptAt < SWEEP_EVERY_MS) return;
+    this.sweptAt = now;
+    const cutoff = (now - this.opts.maxRunMs - 60_000) / 1000;
+    void this.docker
+      .listContainers({ all: true, filters: { label: ['wao.sandbox'] } })
+      .then((found) => Promise.all(found.filter((c) => c.Created < cutoff).map((c) => this.docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined))))
+      .catch(() => undefined);
   }
 
   async close(): Promise<void> {}

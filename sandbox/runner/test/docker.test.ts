@@ -20,7 +20,7 @@ let runner: SandboxRunner;
 test.before(async () => {
   if (!host) return;
   await buildTestImages(new Docker(dockerConnection(host)));
-  runner = new SandboxRunner(limits, [new IsolateDriver(0, limits.memoryMb), new DockerDriver({ host, images: { python: PYTHON_IMAGE, shell: SHELL_IMAGE }, pidsLimit: 16 })]);
+  runner = new SandboxRunner(limits, [new IsolateDriver(0, limits.memoryMb), new DockerDriver({ host, images: { python: PYTHON_IMAGE, shell: SHELL_IMAGE }, pidsLimit: 16, maxRunMs: limits.timeoutMs })]);
 });
 test.after.always(async () => runner?.close());
 
@@ -82,8 +82,19 @@ maybe('a cancel kills the container at once', async (t) => {
   t.is(await leftover(), 0);
 });
 
+maybe('containers a dead node left behind are swept once they are older than any run', async (t) => {
+  const docker = new Docker(dockerConnection(host));
+  const orphan = await docker.createContainer({ Image: SHELL_IMAGE, Cmd: ['/bin/sh', '-c', 'sleep 300'], Labels: { 'wao.sandbox': 'shell' }, HostConfig: { NetworkMode: 'none' } });
+  await new Promise((r) => setTimeout(r, 1100));
+  // a driver whose runs may take no time at all: every sandbox container created before now is an orphan
+  const sweeper = new SandboxRunner(limits, [new DockerDriver({ host, images: { python: PYTHON_IMAGE, shell: SHELL_IMAGE }, pidsLimit: 16, maxRunMs: -60_000 })]);
+  t.deepEqual((await sweeper.run({ language: 'shell', code: 'echo swept' })).result, { exit_code: 0, stdout: 'swept\n' });
+  const { eventually } = await import('../../../test/helpers/eventually.ts');
+  t.true(await eventually(async () => !(await docker.listContainers({ all: true })).some((c) => c.Id === orphan.id)));
+});
+
 maybe('an image that is not on the engine is a clear container error', async (t) => {
-  const lonely = new SandboxRunner(limits, [new DockerDriver({ host, images: { python: 'wao-missing:none', shell: 'wao-missing:none' }, pidsLimit: 16 })]);
+  const lonely = new SandboxRunner(limits, [new DockerDriver({ host, images: { python: 'wao-missing:none', shell: 'wao-missing:none' }, pidsLimit: 16, maxRunMs: limits.timeoutMs })]);
   const err = await fails(t, lonely.run({ language: 'shell', code: 'echo 1' }), 'SANDBOX_ERR_CONTAINER');
   t.regex(err.message, /never pulled/);
 });
