@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { receipt, runUntil, startWorkflowsKernel, type WorkflowsKernel } from '../../../test/workflows-helpers.ts';
 import { startSmtpSink } from './smtp-sink.ts';
+import { validateOpenApi } from '../../../kernel/openapi/validate.ts';
 
 let k: WorkflowsKernel;
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -93,4 +94,11 @@ test.serial('bad configs are refused at save with 422 naming the step and field'
     t.is(res.status, 422, JSON.stringify(config));
     t.true(res.body.errors.some((e: { field: string }) => e.field === field), `${field}: ${JSON.stringify(res.body.errors)}`);
   }
+});
+
+test.serial('the notification routes are in a valid OpenAPI document', async (t) => {
+  const doc = await k.call('/api/openapi.json');
+  t.truthy(doc.body.paths['/api/v1/notifications']?.get);
+  t.truthy(doc.body.paths['/api/v1/notifications/{id}/read']?.post);
+  await t.notThrowsAsync(validateOpenApi(doc.body));
 });

@@ -1,9 +1,10 @@
 import test from 'ava';
 import { startWorkflowsKernel, type WorkflowsKernel } from '../../../test/workflows-helpers.ts';
+import { validateOpenApi } from '../../../kernel/openapi/validate.ts';
 
 let k: WorkflowsKernel;
 test.before(async () => {
-  k = await startWorkflowsKernel('sandbox_route', { nodes: [], links: ['sandbox/runner'], env: { SANDBOX_MEMORY_MB: '32', SANDBOX_MAX_INPUT_BYTES: '65536', SANDBOX_MAX_OUTPUT_BYTES: '65536', SANDBOX_TIMEOUT_SECONDS: '5' } });
+  k = await startWorkflowsKernel('sandbox_route', { nodes: [], links: ['sandbox/runner'], env: { SANDBOX_MEMORY_MB: '32', SANDBOX_MAX_INPUT_BYTES: '65536', SANDBOX_MAX_OUTPUT_BYTES: '65536', SANDBOX_TIMEOUT_SECONDS: '30' } });
 });
 test.after.always(async () => k?.close());
 
@@ -95,4 +96,5 @@ test('the route is in the OpenAPI document with its body and answer', async (t) 
   t.truthy(op);
   t.truthy(op.requestBody);
   t.truthy(op.responses['200']);
+  await t.notThrowsAsync(validateOpenApi(doc.body));
 });
