@@ -1,6 +1,6 @@
 import { TIMEOUT_SCHEMA } from '../../kernel/nodes/model-step.ts';
 import type { NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
-import { CONTAINER_LANGUAGES, SANDBOX_LANGUAGES, SANDBOX_MAX_CODE_CHARS, type SandboxLanguage } from '../../kernel/sandbox-contract.ts';
+import { CONTAINER_LANGUAGES, SANDBOX_DIALECTS, SANDBOX_LANGUAGES, SANDBOX_MAX_CODE_CHARS, type SandboxLanguage } from '../../kernel/sandbox-contract.ts';
 
 /**
  * The `code` node's declaration for the languages a deployment can run: every language in the
@@ -31,6 +31,13 @@ export function codeNodeType(languages: readonly SandboxLanguage[] = SANDBOX_LAN
           default: 'javascript',
           description: `The snippet's language. ${CONTAINER_LANGUAGES.join(' and ')} run in a container and are accepted only where a Docker engine is configured (SANDBOX_DOCKER_HOST).`,
           examples: ['javascript'],
+        },
+        dialect: {
+          type: 'string',
+          enum: [...SANDBOX_DIALECTS],
+          default: 'plain',
+          description: 'What a JavaScript snippet sees besides `input`: `plain` nothing more (an n8n dialect with `$json`, `$input` and `$()` is planned for imported n8n Code nodes).',
+          examples: ['plain'],
         },
         input: {
           description: "What the snippet sees as `input` (templates allowed, e.g. '{{fetch.output.body}}'); default: the step's input (its parent's output, or the trigger payload).",

@@ -3,12 +3,13 @@ import { kernelOf } from '../../kernel/context.ts';
 import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
 import { WORKFLOWS_INTERRUPT_EVENT } from '../../kernel/nodes/durable.ts';
 import { NodeStepError, requireContext, RunAborts } from '../../kernel/nodes/model-step.ts';
-import { SANDBOX_CANCEL_EVENT, SANDBOX_RUN_ACTION, type SandboxLanguage, type SandboxRunParams, type SandboxRunResult } from '../../kernel/sandbox-contract.ts';
+import { SANDBOX_CANCEL_EVENT, SANDBOX_RUN_ACTION, type SandboxDialect, type SandboxLanguage, type SandboxRunParams, type SandboxRunResult } from '../../kernel/sandbox-contract.ts';
 import { codeNodeType, configuredLanguages } from './declaration.ts';
 
 interface CodeConfig {
   code: string;
   language?: SandboxLanguage;
+  dialect?: SandboxDialect;
   input?: unknown;
   timeout?: number | null;
 }
@@ -49,6 +50,7 @@ export default {
           const params: SandboxRunParams = {
             language: config.language ?? 'javascript',
             code: config.code,
+            dialect: config.dialect ?? 'plain',
             input: 'input' in config ? config.input : (ctx.params.input ?? null),
             execution_id: executionId,
             entity_id: context.entity_id,
