@@ -3,7 +3,7 @@ import { SANDBOX_ERR } from '../errors.ts';
 import type { DriverOutcome, DriverRun, SandboxDriver, StopReason } from '../driver.ts';
 import { DIALECTS } from './dialects.ts';
 import { IsolatePool, type Lease } from './pool.ts';
-import { CODE_FILE, functionSource, RUN_GLOBAL, wrapperSource } from './wrapper.ts';
+import { CODE_FILE, runSource } from './wrapper.ts';
 import { readEnvelope, stopError } from '../outcome.ts';
 
 /**
@@ -16,7 +16,6 @@ import { readEnvelope, stopError } from '../outcome.ts';
 export class IsolateDriver implements SandboxDriver {
   readonly languages = ['javascript'] as const;
   private readonly pool: IsolatePool;
-  private readonly wrappers = new WeakMap<ivm.Isolate, Map<string, ivm.Script>>();
 
   constructor(warmIsolates: number, private readonly memoryMb: number) {
     this.pool = new IsolatePool(warmIsolates, memoryMb);
@@ -34,11 +33,9 @@ export class IsolateDriver implements SandboxDriver {
     try {
       if (run.signal.aborted) throw stopError(run.signal.reason as StopReason, run);
       context = await lease.isolate.createContext();
-      const fn = await this.compile(lease, functionSource(run.code, dialect), { filename: CODE_FILE, lineOffset: -1 });
-      await fn.run(context, { timeout: run.timeoutMs });
-      await context.global.set(RUN_GLOBAL, `{"max_output":${run.maxOutputBytes},"input":${run.inputJson}}`);
-      const wrapper = await this.wrapperFor(lease.isolate, run.dialect);
-      const answer: unknown = await wrapper.run(context, { timeout: run.timeoutMs, promise: true });
+      const runJson = `{"max_output":${run.maxOutputBytes},"input":${run.inputJson}}`;
+      const script = await this.compile(lease, runSource(run.code, dialect, runJson), { filename: CODE_FILE, lineOffset: -1 });
+      const answer: unknown = await script.run(context, { timeout: run.timeoutMs, promise: true });
       const outcome = readEnvelope(answer, run);
       keep = true;
       return outcome;
@@ -50,18 +47,6 @@ export class IsolateDriver implements SandboxDriver {
       if (keep && !run.signal.aborted) this.pool.give(run.owner, lease);
       else stop();
     }
-  }
-
-  /** Our wrapper, compiled once per isolate and dialect (a script runs in any context of its isolate). */
-  private async wrapperFor(isolate: ivm.Isolate, name: DriverRun['dialect']): Promise<ivm.Script> {
-    const compiled = this.wrappers.get(isolate) ?? new Map<string, ivm.Script>();
-    this.wrappers.set(isolate, compiled);
-    let script = compiled.get(name);
-    if (!script) {
-      script = await isolate.compileScript(wrapperSource(DIALECTS[name]), { filename: 'wrapper.js' });
-      compiled.set(name, script);
-    }
-    return script;
   }
 
   private async compile(lease: Lease, source: string, origin: { filename: string; lineOffset: number }): Promise<ivm.Script> {

@@ -3,16 +3,20 @@ import type { Dialect } from './dialects.ts';
 
 /** The file name the snippet is compiled under: positions in errors are `code.js:<line>:<column>` of the user's code. */
 export const CODE_FILE = 'code.js';
-/** Globals the wrapper reads once and deletes: the snippet's function and `{input, max_output}` as JSON text. */
-export const FN_GLOBAL = '__wao_fn';
-export const RUN_GLOBAL = '__wao_run';
+/** Globals the script's first line sets and the wrapper reads once and deletes: the snippet's function and `{input, max_output}` as JSON text. */
+const FN_GLOBAL = '__wao_fn';
+const RUN_GLOBAL = '__wao_run';
 
 /**
- * The snippet as the body of an async function, assigned to a global. Compiled with
- * lineOffset -1, so a syntax or runtime error names the user's own line.
+ * The one script a run compiles and runs: its first line holds our wrapper (a function, not
+ * yet called) and the run's data as a string literal, and opens the async function whose body
+ * is the snippet, from line 2 on; after it, the wrapper is called and its promise is the
+ * script's value. Compiled with lineOffset -1, a syntax or runtime error names the user's own
+ * line. One compile and one run: each call into the isolate is a round trip between threads.
  */
-export function functionSource(code: string, dialect: Dialect): string {
-  return `globalThis.${FN_GLOBAL} = async function (${dialect.parameters.join(', ')}) {\n${code}\n};`;
+export function runSource(code: string, dialect: Dialect, runJson: string): string {
+  const header = `const __wao = ${wrapperSource(dialect).replace(/\n\s*/g, ' ')}; globalThis.${RUN_GLOBAL} = ${JSON.stringify(runJson)}; globalThis.${FN_GLOBAL} = async function (${dialect.parameters.join(', ')}) {`;
+  return `${header}\n${code}\n};\n__wao();`;
 }
 
 /** The envelope the wrapper (and the container programs) answer, as JSON text (the host checks every field: the snippet could have forged it). */
@@ -21,12 +25,12 @@ export type Envelope =
   | { ok: false; kind: 'runtime' | 'not_json' | 'too_large' | 'syntax' | 'memory'; message?: unknown; line?: unknown; column?: unknown; size?: unknown; logs: unknown };
 
 /**
- * Our own script, run after the snippet's function is defined: it takes the builtins it needs
+ * Our own function, called after the snippet's function is defined: it takes the builtins it needs
  * before any user code runs, removes what a snippet has no use for, gives it a console that
  * only collects lines, calls it, and answers one JSON string. Nothing of the host is reachable
  * from inside: only strings cross the boundary.
  */
-export function wrapperSource(dialect: Dialect): string {
+function wrapperSource(dialect: Dialect): string {
   return `(async () => {
   const g = globalThis, stringify = JSON.stringify, parse = JSON.parse, Str = String, ErrorCtor = Error;
   const run = parse(g.${RUN_GLOBAL}); delete g.${RUN_GLOBAL};
@@ -52,5 +56,5 @@ export function wrapperSource(dialect: Dialect): string {
   if (typeof out !== 'string') return stringify({ ok: false, kind: 'not_json', message: 'the result is a ' + typeof value + ', not a JSON value', logs });
   if (out.length > run.max_output) return stringify({ ok: false, kind: 'too_large', size: out.length, logs });
   return '{"ok":true,"logs":' + stringify(logs) + ',"result":' + out + '}';
-})()`;
+})`;
 }
