@@ -6,6 +6,9 @@ import { IsolatePool, type Lease } from './pool.ts';
 import { CODE_FILE, runSource } from './wrapper.ts';
 import { readEnvelope, stopError } from '../outcome.ts';
 
+/** Failures after which the isolate may serve its owner's next run (a fresh context each time). */
+const KEEPS_ISOLATE = new Set(['SANDBOX_ERR_SYNTAX', 'SANDBOX_ERR_RUNTIME', 'SANDBOX_ERR_OUTPUT_NOT_JSON', 'SANDBOX_ERR_OUTPUT_TOO_LARGE']);
+
 /**
  * JavaScript in isolated-vm: a V8 isolate of its own (heap capped at the run's memory), a fresh
  * context per run, the code compiled as an async function's body. Nothing of the host is put
@@ -40,7 +43,10 @@ export class IsolateDriver implements SandboxDriver {
       keep = true;
       return outcome;
     } catch (err) {
-      throw this.failure(err, run, lease);
+      const failure = this.failure(err, run, lease);
+      // the snippet's own mistakes leave the isolate healthy (give() still checks its heap)
+      keep = KEEPS_ISOLATE.has(String((failure as { type?: unknown }).type));
+      throw failure;
     } finally {
       run.signal.removeEventListener('abort', stop);
       if (context && !lease.isolate.isDisposed) context.release();
