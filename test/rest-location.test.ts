@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { BUILTIN_ROOTS } from '../kernel/capabilities/discover.ts';
 import test from 'ava';
 import { join } from 'node:path';
 import { startTestKernel } from './helpers/kernel.ts';
@@ -14,7 +16,7 @@ type ActionInfo = { name: string; rest?: unknown; response?: Record<string, unkn
 
 test('every create of the built-in packages answers a Location that a route serves', async (t) => {
   const db = await createTestDatabase('rest_location_all');
-  const kernel = await startTestKernel({ roots: ['plugins', 'tools', 'nodes'].map((r) => join(ROOT, r)), env: { DATABASE_URL: db.url } });
+  const kernel = await startTestKernel({ roots: BUILTIN_ROOTS.map((r) => join(ROOT, r)).filter((r) => existsSync(r)), env: { DATABASE_URL: db.url } });
   try {
     const gateway = kernel.broker.getLocalService('api') as unknown as Gateway;
     const doc = (await (await fetch(`${kernel.apiUrl}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown>; 'x-moleculer-action': string }>> };

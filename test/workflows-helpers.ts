@@ -23,13 +23,14 @@ export interface WorkflowsKernel {
  * plugins/workspaces, plugins/workflows and every nodes/* package (linked, so their relative
  * kernel imports resolve).
  */
-export function workflowsRoot(opts: { nodes?: string[]; plugins?: string[]; extra?: Record<string, Record<string, string>> } = {}): string {
+export function workflowsRoot(opts: { nodes?: string[]; plugins?: string[]; links?: string[]; extra?: Record<string, Record<string, string>> } = {}): string {
   const root = mkdtempSync(join(tmpdir(), 'wao-wf-'));
   cpSync(join(ROOT, 'test', 'fixtures', 'packages', 'test-auth'), join(root, 'test-auth'), { recursive: true });
   symlinkSync(join(ROOT, 'plugins', 'workspaces'), join(root, 'workspaces'), 'dir');
   symlinkSync(join(ROOT, 'plugins', 'workflows'), join(root, 'workflows'), 'dir');
   for (const name of opts.plugins ?? []) symlinkSync(join(ROOT, 'plugins', name), join(root, name), 'dir');
   for (const name of opts.nodes ?? NODE_TYPES) symlinkSync(join(ROOT, 'nodes', name), join(root, `node-${name}`), 'dir');
+  for (const path of opts.links ?? []) symlinkSync(join(ROOT, path), join(root, path.replace(/[/\\]/g, '-')), 'dir');
   for (const [name, files] of Object.entries(opts.extra ?? {})) {
     mkdirSync(join(root, name));
     for (const [file, text] of Object.entries(files)) writeFileSync(join(root, name, file), text);
@@ -37,7 +38,7 @@ export function workflowsRoot(opts: { nodes?: string[]; plugins?: string[]; extr
   return root;
 }
 
-export async function startWorkflowsKernel(label: string, opts: { env?: Record<string, string>; nodes?: string[]; plugins?: string[]; db?: TestDatabase; extra?: Record<string, Record<string, string>> } = {}): Promise<WorkflowsKernel> {
+export async function startWorkflowsKernel(label: string, opts: { env?: Record<string, string>; nodes?: string[]; plugins?: string[]; links?: string[]; db?: TestDatabase; extra?: Record<string, Record<string, string>> } = {}): Promise<WorkflowsKernel> {
   const root = workflowsRoot(opts);
   const db = opts.db ?? (await createTestDatabase(label));
   let kernel: TestKernel;

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { BUILTIN_ROOTS } from '../../kernel/capabilities/discover.ts';
 import { join } from 'node:path';
 import type { TestFn } from 'ava';
 import type { Role } from '../../kernel/tenancy/roles.ts';
@@ -28,7 +30,7 @@ export function useFullKernel(test: TestFn, label: string, onStart?: (fk: FullKe
   test.before(async () => {
     db = await createTestDatabase(label);
     kernel = await startTestKernel({
-      roots: ['plugins', 'nodes', 'tools'].map((r) => join(ROOT, r)),
+      roots: BUILTIN_ROOTS.map((r) => join(ROOT, r)).filter((r) => existsSync(r)),
       env: { DATABASE_URL: db.url, RATE_LIMIT_PER_MINUTE: '0', ADMIN_EMAIL: 'owner@roles.test', ADMIN_PASSWORD: PASSWORD },
     });
     const apiUrl = kernel.apiUrl;

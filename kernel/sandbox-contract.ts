@@ -1,0 +1,86 @@
+/**
+ * The sandbox service (sandbox/runner), asked through the broker: it runs a snippet of code
+ * in a fresh isolated context and answers its JSON result. Callers never run user code in
+ * their own process's isolate; they call SANDBOX_RUN_ACTION wherever it is served.
+ *
+ *   const out = await ctx.call<SandboxRunResult, SandboxRunParams>(SANDBOX_RUN_ACTION, {
+ *     language: 'javascript', code: 'return input.a + 1', input: { a: 1 },
+ *     execution_id: `${runId}:${stepId}`, timeout_ms: 5000,
+ *   });                                                     // { result: 2, logs: [], ... }
+ *   ctx.broadcast(SANDBOX_CANCEL_EVENT, { execution_id });  // stops it wherever it runs
+ *
+ * JavaScript is the body of an async function: `input` is bound, `return` gives the result,
+ * `console.log` lines are collected (capped). No `require`, no files, no network, no process,
+ * no timers. Other languages run in a container and only where a Docker engine is configured.
+ *
+ * Failures are kernel errors (problem+json on the HTTP route) whose codes are listed in
+ * SANDBOX_FAILURES: a failed step of a workflow records the same code.
+ */
+
+export const SANDBOX_RUN_ACTION = 'sandbox.run';
+/** answers SandboxStatus of the node that serves it */
+export const SANDBOX_STATUS_ACTION = 'sandbox.status';
+/** broadcast `{execution_id}`: the node running that execution stops it (SANDBOX_ERR_CANCELLED) */
+export const SANDBOX_CANCEL_EVENT = 'sandbox.cancel';
+
+/** Every language a sandbox driver may offer; `javascript` is always there (isolated-vm). */
+export const SANDBOX_LANGUAGES = ['javascript', 'python', 'shell'] as const;
+export type SandboxLanguage = (typeof SANDBOX_LANGUAGES)[number];
+/** Languages that need the container driver (a configured Docker engine). */
+export const CONTAINER_LANGUAGES: readonly SandboxLanguage[] = ['python', 'shell'];
+
+/**
+ * How the snippet sees its input. `plain`: `input` (and `console`). Further dialects (n8n's
+ * `$json`, `$input`, `$()`) are preludes the sandbox adds under their own name, so a caller
+ * only names the dialect; the code and input shapes stay the same.
+ */
+export const SANDBOX_DIALECTS = ['plain'] as const;
+export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
+
+/** Longest snippet accepted, in characters. */
+export const SANDBOX_MAX_CODE_CHARS = 100_000;
+
+export interface SandboxRunParams {
+  language?: SandboxLanguage;
+  code: string;
+  /** any JSON value; at most SANDBOX_MAX_INPUT_BYTES once serialised */
+  input?: unknown;
+  dialect?: SandboxDialect;
+  /** lowers the sandbox's own time limit (SANDBOX_TIMEOUT_SECONDS), never raises it */
+  timeout_ms?: number;
+  /** names the execution for SANDBOX_CANCEL_EVENT (e.g. `<run id>:<step id>`) */
+  execution_id?: string;
+  /** who asked (for the log): the entity the code runs for */
+  entity_id?: string;
+}
+
+export interface SandboxRunResult {
+  language: SandboxLanguage;
+  /** the snippet's JSON result (`undefined` becomes null) */
+  result: unknown;
+  /** console output, at most 100 lines of 1,000 characters each */
+  logs: string[];
+  duration_ms: number;
+}
+
+export interface SandboxStatus {
+  languages: SandboxLanguage[];
+  running: number;
+  waiting: number;
+}
+
+/** The codes a run may fail with (besides VALIDATION_FAILED for malformed params). */
+export const SANDBOX_FAILURES = [
+  'SANDBOX_ERR_SYNTAX',
+  'SANDBOX_ERR_RUNTIME',
+  'SANDBOX_ERR_TIME_LIMIT',
+  'SANDBOX_ERR_MEMORY_LIMIT',
+  'SANDBOX_ERR_OUTPUT_TOO_LARGE',
+  'SANDBOX_ERR_OUTPUT_NOT_JSON',
+  'SANDBOX_ERR_INPUT_TOO_LARGE',
+  'SANDBOX_ERR_LANGUAGE_UNAVAILABLE',
+  'SANDBOX_ERR_CANCELLED',
+  'SANDBOX_ERR_BUSY',
+  'SANDBOX_ERR_CONTAINER',
+] as const;
+export type SandboxFailure = (typeof SANDBOX_FAILURES)[number];
