@@ -23,6 +23,7 @@ export const ERRORS = {
   INTERNAL_ERROR: defineError({ code: 'INTERNAL_ERROR', status: 500, title: 'Internal server error' }),
   SERVICE_UNAVAILABLE: defineError({ code: 'SERVICE_UNAVAILABLE', status: 503, title: 'Service unavailable', retryable: true }),
   TIMEOUT: defineError({ code: 'TIMEOUT', status: 504, title: 'The request timed out', retryable: true }),
+  WEB_ERR_ORIGIN: defineError({ code: 'WEB_ERR_ORIGIN', status: 403, title: 'Cross-origin request refused' }),
   // Capability packages
   KERNEL_ERR_MANIFEST: defineError({ code: 'KERNEL_ERR_MANIFEST', status: 500, title: 'Invalid capability manifest' }),
   KERNEL_ERR_ENTRY: defineError({ code: 'KERNEL_ERR_ENTRY', status: 500, title: 'Capability entry failed to load' }),

@@ -1,0 +1,5 @@
+import type { ReactNode } from 'react';
+
+export default function RunPage(): ReactNode {
+  return <section><h1>RunPage</h1></section>;
+}
