@@ -11,5 +11,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],
     setupFiles: ['test/setup.ts'],
+    // a shared 2-core machine: the first render of a file can take seconds
+    testTimeout: 30_000,
   },
 });
