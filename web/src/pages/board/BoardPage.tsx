@@ -1,6 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, useSensor, useSensors, type Announcements, type DragEndEvent, type DragStartEvent } from '@dnd-kit/core';
-import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
+import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useSensor, useSensors, type Announcements, type CollisionDetection, type DragEndEvent, type DragStartEvent } from '@dnd-kit/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { ApiError } from '../../api/problem';
@@ -12,6 +11,13 @@ import { arrangeColumns, columnOf, decideDrop, label, legalByColumn, type Column
 import { applyOptimisticMove, type BoardTask } from './optimistic';
 import { BoardColumn, columnKey } from './BoardColumn';
 import { CardBody } from './BoardCard';
+import { columnKeyboardCoordinates } from './keyboard';
+
+// the column under the pointer when there is one (a wide card overlaps two columns), else the most overlapped (keyboard)
+const underPointer: CollisionDetection = (args) => {
+  const hits = pointerWithin(args);
+  return hits.length ? hits : rectIntersection(args);
+};
 
 interface Notice {
   kind: 'refused' | 'conflict' | 'moved';
@@ -42,7 +48,7 @@ function Board({ constants, columns, counts, workspaceId }: { constants: Constan
   const [active, setActive] = useState<BoardTask | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [choice, setChoice] = useState<{ task: BoardTask; column: Column; statuses: Status[] } | null>(null);
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: columnKeyboardCoordinates }));
   const legal = useMemo(() => (active ? legalByColumn(constants, columns, active.status) : undefined), [active, constants, columns]);
   const titleOf = (key: unknown) => columns.find((c) => c.key === key)?.title ?? String(key);
 
@@ -102,7 +108,7 @@ function Board({ constants, columns, counts, workspaceId }: { constants: Constan
           {notice.text} <button type="button" onClick={() => setNotice(null)}>Dismiss</button>
         </p>
       )}
-      <DndContext sensors={sensors} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setActive(null)} accessibility={{ announcements }}>
+      <DndContext sensors={sensors} collisionDetection={underPointer} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setActive(null)} accessibility={{ announcements }}>
         <div className="board">
           {columns.map((c) => (
             <BoardColumn key={c.key} column={c} count={counts.get(c.key) ?? 0} workspaceId={workspaceId} legal={legal?.get(c.key)} dragging={active !== null} constants={constants} onMoveTo={(task, status) => move.mutate({ task, status })} />
