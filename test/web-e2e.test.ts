@@ -105,7 +105,7 @@ test.serial('create a workspace; an empty name is refused with the field named',
   await shotAndAxe(t, 'workspace-dashboard');
 });
 
-test.serial('create a task from the tasks page; priority and deadline are checked by the server', async (t) => {
+test.serial('create a task from the tasks page; script, onerror and javascript: in its title and Markdown stay inert', async (t) => {
   await page.goto(`${kernel.webUrl}/tasks`);
   await page.getByRole('button', { name: 'New task' }).click();
   const form = page.getByRole('form', { name: 'New task' });
@@ -201,6 +201,37 @@ test.serial('operators, workflows and an unknown page render; the API stopped is
   await page.getByRole('heading', { name: 'The service cannot be reached' }).first().waitFor();
   await shotAndAxe(t, 'api-unreachable');
   await page.unroute('**/api/v1/workspaces**');
+});
+
+
+test.serial('a run waiting for approval: listed without a reload, approved from its page, finished live', async (t) => {
+  const wf = await api(kernel.apiUrl, '/api/v1/workflows', {
+    method: 'POST', token,
+    json: { name: 'Approval flow', trigger_type: 'manual', steps: [
+      { id: 'start', type: 'trigger', config: {}, next: ['gate'] },
+      { id: 'gate', type: 'wait', name: 'Manager approval', config: { wait_type: 'approval' }, next: ['finish'] },
+      { id: 'finish', type: 'end', config: {}, next: [] },
+    ] },
+  });
+  t.is(wf.status, 201, wf.text);
+  await page.goto(`${kernel.webUrl}/runs`);
+  await page.getByRole('heading', { name: 'Runs' }).waitFor();
+  const started = await api(kernel.apiUrl, `/api/v1/workflows/${wf.body.id}/run`, { method: 'POST', token, json: { input: {} } });
+  t.is(started.status, 202, started.text);
+  const runId: string = started.body.run_id;
+  const link = page.getByRole('link', { name: runId.slice(0, 8) });
+  await link.waitFor();
+  await page.locator('tr', { has: link }).getByText('paused').waitFor();
+  await shotAndAxe(t, 'runs');
+  await link.click();
+  const decision = page.getByRole('form', { name: 'Decision' });
+  await decision.waitFor();
+  await shotAndAxe(t, 'run-paused');
+  await decision.getByLabel('Comment').fill('looks fine');
+  await decision.getByRole('button', { name: 'Approve' }).click();
+  await page.locator('.page-head .status-completed').waitFor();
+  await page.locator('li.card', { hasText: 'Manager approval' }).locator('.status-completed').waitFor();
+  t.is((await api(kernel.apiUrl, `/api/v1/workflows/runs/${runId}`, { token })).body.status, 'completed');
 });
 
 test.serial('every /api request the app made is a path of /api/openapi.json', async (t) => {
