@@ -16,12 +16,9 @@ import { NotFoundPage } from './pages/NotFoundPage';
 // route chunks: what only some pages need stays out of the initial download
 const TasksPage = lazy(() => import('./pages/tasks/TasksPage'));
 const TaskDetailPage = lazy(() => import('./pages/tasks/TaskDetailPage'));
-const TaskImportPage = lazy(() => import('./pages/tasks/TaskImportPage'));
-const TaskCalendarPage = lazy(() => import('./pages/tasks/TaskCalendarPage'));
 const BoardPage = lazy(() => import('./pages/board/BoardPage'));
 const WorkflowsPage = lazy(() => import('./pages/workflows/WorkflowsPage'));
 const EditorPage = lazy(() => import('./pages/editor/EditorPage'));
-const BindingsPage = lazy(() => import('./pages/workflows/BindingsPage'));
 const RunsPage = lazy(() => import('./pages/runs/RunsPage'));
 const RunPage = lazy(() => import('./pages/runs/RunPage'));
 
@@ -38,13 +35,10 @@ export function App(): ReactNode {
                 <Route path="/" element={<WorkspacesPage />} />
                 <Route path="/workspaces/:workspaceId" element={<WorkspaceDashboard />} />
                 <Route path="/tasks" element={<TasksPage />} />
-                <Route path="/tasks/import" element={<TaskImportPage />} />
-                <Route path="/tasks/calendar" element={<TaskCalendarPage />} />
                 <Route path="/tasks/:taskId" element={<TaskDetailPage />} />
                 <Route path="/board" element={<BoardPage />} />
                 <Route path="/workflows" element={<WorkflowsPage />} />
                 <Route path="/workflows/:workflowId" element={<EditorPage />} />
-                <Route path="/bindings" element={<BindingsPage />} />
                 <Route path="/runs" element={<RunsPage />} />
                 <Route path="/runs/:runId" element={<RunPage />} />
                 <Route path="/operators" element={<OperatorsPage />} />

@@ -48,7 +48,7 @@ export default function RunsPage(): ReactNode {
       <QueryView query={runs} what="runs">
         {(data) =>
           data.items.length === 0 ? (
-            <Empty action={<Link to="/bindings">Run a workflow from its binding</Link>}>No runs match.</Empty>
+            <Empty action={<Link to="/workflows">Start a workflow</Link>}>No runs match.</Empty>
           ) : (
             <table>
               <thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Trigger</th><th scope="col">Started</th><th scope="col">Finished</th></tr></thead>

@@ -47,8 +47,6 @@ export default function TasksPage(): ReactNode {
         <h1>Tasks</h1>
         <div className="actions">
           <button type="button" onClick={() => setCreating(true)}>New task</button>
-          <Link to="/tasks/import">Import CSV</Link>
-          <Link to="/tasks/calendar">Calendar</Link>
         </div>
       </div>
       {creating && <TaskCreate workspaceId={workspace ?? undefined} onDone={() => setCreating(false)} />}

@@ -35,7 +35,7 @@ export function WorkspaceDashboard(): ReactNode {
           <QueryView query={runs} what="runs">
             {(r) =>
               r.items.length === 0 ? (
-                <Empty action={<Link to="/bindings">Bind a workflow to this workspace</Link>}>No runs in this workspace yet.</Empty>
+                <Empty action={<Link to="/workflows">Start a workflow</Link>}>No runs in this workspace yet.</Empty>
               ) : (
                 <ul className="list">
                   {r.items.map((run) => (

@@ -1,5 +1,0 @@
-import type { ReactNode } from 'react';
-
-export default function TaskCalendarPage(): ReactNode {
-  return <section><h1>TaskCalendarPage</h1></section>;
-}
