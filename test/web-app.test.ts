@@ -70,4 +70,6 @@ test('the initial JS stays within 250 KB gzip (entry chunk and its static import
   t.log(sizes.chunks.map((c) => `${c.file} ${(c.gzip / 1024).toFixed(1)} KB`).join('\n'));
   t.true(sizes.initialGzip <= INITIAL_JS_BUDGET_BYTES, `initial JS is ${sizes.initialGzip} bytes gzip`);
   t.true(sizes.chunks.some((c) => /EditorPage/.test(c.file)), 'the editor is a route chunk of its own');
+  const devBuild = sizes.chunks.filter((c) => readFileSync(join(WEB, 'dist', c.file), 'utf8').includes('jsxDEV'));
+  t.deepEqual(devBuild, [], 'a production bundle, whatever NODE_ENV the build ran under');
 });

@@ -35,7 +35,9 @@ export function ensureBuild({ quiet = false } = {}) {
   if (!quiet) console.log('web/dist is missing or stale: building the web app (vite build)…');
   const vite = join(WEB, 'node_modules', '.bin', 'vite');
   const bin = existsSync(vite) ? vite : resolve(WEB, '..', 'node_modules', '.bin', 'vite');
-  const out = spawnSync(bin, ['build', '--logLevel', quiet ? 'error' : 'warn'], { cwd: WEB, stdio: 'inherit' });
+  // a production bundle whatever NODE_ENV the caller runs under (tests run with NODE_ENV=test,
+  // which would make Vite bundle React's development build)
+  const out = spawnSync(bin, ['build', '--mode', 'production', '--logLevel', quiet ? 'error' : 'warn'], { cwd: WEB, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (out.status !== 0) throw new Error(`vite build failed (exit ${out.status})`);
   writeFileSync(STAMP, inputsHash());
 }
