@@ -48,6 +48,7 @@ export const ENV_SCHEMA = {
   API_HOST: { type: 'string', default: '0.0.0.0', group: 'HTTP', doc: 'Address the API and web listeners bind to.' },
   API_PORT: { type: 'int', default: '8000', min: 0, max: 65535, group: 'HTTP', doc: 'API port (/api/v1, /health, /api/docs).' },
   WEB_PORT: { type: 'int', default: '18080', min: 0, max: 65535, group: 'HTTP', doc: 'Web front end port; proxies /api and /health to the API.' },
+  WEB_DEV_SERVER_URL: { type: 'url', default: '', schemes: ['http'], group: 'HTTP', doc: 'Set by `npm run dev`: the web listener forwards the app (not /api) to this Vite dev server for hot reload; empty serves web/dist.' },
   PUBLIC_BASE_URL: { type: 'url', default: 'http://localhost:18080', schemes: ['http', 'https'], group: 'HTTP', doc: 'Public address of the service (webhook URLs, links); HTTPS in production.' },
   BODY_LIMIT: { type: 'string', default: '1mb', group: 'HTTP', doc: 'Largest JSON body accepted (413 above), e.g. 1mb, 512kb.', check: (v) => (/^\d+(b|kb|mb)$/i.test(v) ? undefined : 'must be a size like 512kb or 1mb') },
   UPLOAD_LIMIT_BYTES: { type: 'int', default: '26214400', min: 1, group: 'HTTP', doc: 'Largest uploaded file in bytes (413 above).' },

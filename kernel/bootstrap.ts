@@ -106,7 +106,10 @@ export async function startKernel(config: Config, opts: StartOptions = {}): Prom
     const port = ((gateway as unknown as { server: Server }).server.address() as AddressInfo).port;
     const host = env.API_HOST === '0.0.0.0' ? '127.0.0.1' : env.API_HOST;
     apiUrl = `http://${host}:${port}`;
-    web = await startWebServer({ root: opts.webRoot ?? resolve(ROOT, 'web'), host: env.API_HOST, port: env.WEB_PORT, apiUrl });
+    web = await startWebServer({
+      root: opts.webRoot ?? resolve(ROOT, 'web', 'dist'), host: env.API_HOST, port: env.WEB_PORT, apiUrl,
+      publicOrigin: new URL(env.PUBLIC_BASE_URL).origin, devServerUrl: env.WEB_DEV_SERVER_URL || undefined,
+    });
     webUrl = `http://${host}:${(web.address() as AddressInfo).port}`;
     logger.info(`API on ${apiUrl}, web on ${webUrl}`);
   }

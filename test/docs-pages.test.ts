@@ -163,37 +163,3 @@ test('the docs pages forbid loading from other origins', async (t) => {
   t.is(missing.status, 404);
   t.is(missing.body?.code, 'NOT_FOUND');
 });
-
-test('the web listener serves the front-end page and proxies the API', async (t) => {
-  const v = await visit(underDocsHost(kernel.webUrl), '/');
-  try {
-    const { page } = v;
-    t.is(await page.title(), 'Workspace Agent Operations');
-    t.is(await page.locator('h1').innerText(), 'Workspace Agent Operations');
-    t.is(await page.locator('a[href="/api/docs"]').count(), 1);
-    // app.js asks the proxied /health/ready and shows the answer
-    await t.notThrowsAsync(page.locator('#status', { hasText: 'ready' }).waitFor({ timeout: 10_000 }));
-    const fromPage = await page.evaluate(async () => {
-      const res = await fetch('/api/openapi.json');
-      return { status: res.status, paths: Object.keys(((await res.json()) as { paths: object }).paths) };
-    });
-    t.is(fromPage.status, 200);
-    t.true(fromPage.paths.includes('/api/v1/greeter/hello'));
-    const shot = await screenshot(t, page, 'web-front');
-    t.true(statSync(shot).size > 5_000, 'the screenshot has content');
-    t.deepEqual(foreignRequests(v), []);
-    t.deepEqual(v.pageErrors, []);
-    // web/ declares no icon yet, so the browser's own /favicon.ico request answers 404
-    t.deepEqual(v.consoleErrors.filter((e) => !e.includes('/favicon.ico)')), []);
-  } finally {
-    await v.close();
-  }
-
-  const viaWeb = await api(kernel.webUrl, '/api/openapi.json');
-  const direct = await api(kernel.apiUrl, '/api/openapi.json');
-  t.is(viaWeb.status, 200);
-  t.regex(viaWeb.headers.get('content-type') ?? '', /^application\/json/);
-  t.deepEqual(viaWeb.body, direct.body, 'the web listener hands back the API listener\'s document');
-  const viaWebRoute = await api(kernel.webUrl, '/api/v1/greeter/hello', { token: 'owner-token' });
-  t.deepEqual(viaWebRoute.body, { message: 'hello', version: 1 });
-});

@@ -27,6 +27,7 @@ export const ERRORS = {
   IDEMPOTENCY_KEY_INVALID: defineError({ code: 'IDEMPOTENCY_KEY_INVALID', status: 400, title: 'Invalid Idempotency-Key header' }),
   IDEMPOTENCY_KEY_IN_FLIGHT: defineError({ code: 'IDEMPOTENCY_KEY_IN_FLIGHT', status: 409, title: 'A request with this Idempotency-Key is in progress', retryable: true }),
   IDEMPOTENCY_KEY_REUSED: defineError({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422, title: 'Idempotency-Key reused for another request' }),
+  WEB_ERR_ORIGIN: defineError({ code: 'WEB_ERR_ORIGIN', status: 403, title: 'Cross-origin request refused' }),
   // Capability packages
   KERNEL_ERR_MANIFEST: defineError({ code: 'KERNEL_ERR_MANIFEST', status: 500, title: 'Invalid capability manifest' }),
   KERNEL_ERR_ENTRY: defineError({ code: 'KERNEL_ERR_ENTRY', status: 500, title: 'Capability entry failed to load' }),

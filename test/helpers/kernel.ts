@@ -19,13 +19,13 @@ export interface TestKernel extends Kernel {
  * Pass DATABASE_URL (from createTestDatabase) to use the machine's PostgreSQL; without it the
  * node boots embedded PGlite, which takes seconds on an empty dir.
  */
-export async function startTestKernel(opts: { env?: Record<string, string>; roots: string[] }): Promise<TestKernel> {
+export async function startTestKernel(opts: { env?: Record<string, string>; roots: string[]; webRoot?: string }): Promise<TestKernel> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wao-kernel-'));
   const config = loadConfig(
     { API_PORT: '0', WEB_PORT: '0', API_HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'fatal', NODE_ENV: 'test', HOT_RELOAD: 'false', SHUTDOWN_GRACE_SECONDS: '10', ...opts.env },
     join(dataDir, '.env'),
   );
-  const kernel = await startKernel(config, { roots: opts.roots });
+  const kernel = await startKernel(config, { roots: opts.roots, webRoot: opts.webRoot });
   return {
     ...kernel,
     apiUrl: kernel.apiUrl!,

@@ -1,0 +1,12 @@
+import type { ReactNode } from 'react';
+
+const ICON: Record<string, string> = { pending: '◌', running: '▶', paused: '⏸', completed: '✔', failed: '✖', cancelled: '⊘', skipped: '↷' };
+
+/** A status as a word and a symbol, never by colour alone. */
+export function RunStatus({ status }: { status: string }): ReactNode {
+  return (
+    <span className={`status status-${status}`}>
+      <span aria-hidden="true">{ICON[status] ?? '•'}</span> {status}
+    </span>
+  );
+}
