@@ -520,6 +520,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scheduled jobs
+         * @description Newest first. `status`: all (default), enabled, paused, attention (enabled, and failing or with a missed run not caught up). `search` matches name, description and prompt. `counts` has the number per status (with `search` and `agent_id` applied).
+         */
+        get: operations["jobs.list"];
+        put?: never;
+        /**
+         * Create a scheduled job
+         * @description `schedule`: `{kind: cron, cron, timezone}` (5 fields, evaluated in the IANA zone), `{kind: every, every_seconds}` (at least 60) or `{kind: at, at}` (a future instant; without an offset it is wall-clock time in `timezone`). `executor` defaults to `agent`; it must be loaded (`skill` is refused until skills exist). Context links are checked: another entity's is 404. `deliverables`: workspace file paths a run must leave behind to succeed.
+         */
+        post: operations["jobs.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a scheduled job
+         * @description `?next=N` (1-50) adds `next_fire_times`: the next N fires of the schedule, to check an expression.
+         */
+        get: operations["jobs.get"];
+        /**
+         * Update a scheduled job
+         * @description Changes the fields given (the whole `schedule` object when given); the next fire is computed again from now. A job of a workflow binding is changed through its binding (409).
+         */
+        put: operations["jobs.update"];
+        post?: never;
+        /**
+         * Delete a scheduled job
+         * @description The job and its run log go; tasks and workflow runs its runs produced stay. A job of a workflow binding is removed with its binding (409).
+         */
+        delete: operations["jobs.remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{job_id}/run_now": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fire a job now
+         * @description Commits a run (trigger `run_now`) and puts it on the queue of its executor, exactly as a scheduled fire: a worker runs it, never the API. Answers 202 with the run. While a run of the job is still going, overlap `skip` answers 409 `JOBS_ERR_RUN_IN_PROGRESS` and overlap `queue` queues it behind. Works on paused jobs too.
+         */
+        post: operations["jobs.runNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{job_id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run log of a job
+         * @description Append-only, newest first: every fire (queued, running, succeeded, failed), every skipped overlap and every missed slot, with scheduled time, start, duration, token usage and error.
+         */
+        get: operations["jobs.listRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{job_id}/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run of a job, with what it produced
+         * @description `task`: the task the run created (agent jobs); `execution`: the agent run or workflow run it started (summary); `timeline`: its steps in order (for an agent run: each model turn and tool call).
+         */
+        get: operations["jobs.getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{job_id}/toggle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable or pause a job
+         * @description `enabled` sets the state; without it the state flips. Enabling computes the next fire from now (time spent paused is not caught up) and resets the consecutive failures.
+         */
+        post: operations["jobs.toggle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List in-app notifications
+         * @description The caller's entity-wide notifications and those addressed to the caller, newest first; `unread=true` keeps the unread ones, `workspace_id` one workspace's.
+         */
+        get: operations["notifications.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a notification read
+         * @description Idempotent: a notification read before keeps its first read time. Another entity's, or another user's, is 404.
+         */
+        post: operations["notifications.read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/plans": {
         parameters: {
             query?: never;
@@ -674,7 +846,7 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Filters combine with AND; `status` and `priority` may repeat (`?status=pending&status=blocked`). Default order: newest first.
+         * @description Filters combine with AND; `status` and `priority` may repeat (`?status=pending&status=blocked`). Default order: newest first. Pages by `offset` or by `cursor` (the `next_cursor` of the previous page, under the same sort).
          */
         get: operations["tasks.list"];
         put?: never;
@@ -776,7 +948,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit trail of a task */
+        /**
+         * The audit trail of a task
+         * @description Oldest first; pages by `offset` or by `cursor` (the `next_cursor` of the previous page).
+         */
         get: operations["tasks.history"];
         put?: never;
         post?: never;
@@ -810,7 +985,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the comments of a task */
+        /**
+         * List the comments of a task
+         * @description Oldest first; pages by `offset` or by `cursor` (the `next_cursor` of the previous page).
+         */
         get: operations["tasks.listLogs"];
         put?: never;
         /**
@@ -1467,7 +1645,7 @@ export interface paths {
         };
         /**
          * Run history
-         * @description Newest first; filter by workflow_id, binding_id, workspace_id, status, trigger_type.
+         * @description Newest first; filter by workflow_id, binding_id, workspace_id, status, trigger_type. Pages by `offset` or by `cursor` (the `next_cursor` of the previous page).
          */
         get: operations["workflows.listRuns"];
         put?: never;
@@ -1716,7 +1894,7 @@ export interface paths {
         };
         /**
          * Activity log of a workspace
-         * @description Append-only, newest first; `kind` keeps the entries of one kind (e.g. workspace.updated).
+         * @description Append-only, newest first; `kind` keeps the entries of one kind (e.g. workspace.updated). Pages by `offset` or by `cursor` (the `next_cursor` of the previous page).
          */
         get: operations["workspaces.activity"];
         put?: never;
@@ -1780,12 +1958,12 @@ export interface paths {
         };
         /**
          * Get the governance of a workspace
-         * @description Approval mode (automatic, confirm_changes, risk_based, follow_default; default automatic), explicit rules [{ tool, decision: allow|ask|deny }] (default none), budget_limits { monthly_usd?, per_run_usd? } and risk_limits { max_risk_level?: low|medium|high } (default none).
+         * @description Approval mode (automatic, confirm_changes, risk_based, follow_default; default automatic), explicit rules [{ tool, decision: allow|ask|deny }] (default none), budget_limits { monthly_usd?, per_run_usd? }, risk_limits { max_risk_level?: low|medium|high } (default none) and unassigned_tasks (leave|master_agent: whether the workspace's master agent takes tasks created unassigned; default leave).
          */
         get: operations["workspaces.getGovernance"];
         /**
          * Change the governance of a workspace
-         * @description Approval mode (automatic, confirm_changes, risk_based, follow_default; default automatic), explicit rules [{ tool, decision: allow|ask|deny }] (default none), budget_limits { monthly_usd?, per_run_usd? } and risk_limits { max_risk_level?: low|medium|high } (default none). Keys left out keep their value. Needs the role owner or admin. An archived workspace is read-only (409).
+         * @description Approval mode (automatic, confirm_changes, risk_based, follow_default; default automatic), explicit rules [{ tool, decision: allow|ask|deny }] (default none), budget_limits { monthly_usd?, per_run_usd? }, risk_limits { max_risk_level?: low|medium|high } (default none) and unassigned_tasks (leave|master_agent: whether the workspace's master agent takes tasks created unassigned; default leave). Keys left out keep their value. An archived workspace is read-only (409).
          */
         put: operations["workspaces.updateGovernance"];
         post?: never;
@@ -1813,6 +1991,26 @@ export interface paths {
          */
         put: operations["workspaces.updateOperatingModel"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workspaces/sandbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a code snippet in the sandbox
+         * @description Owners and admins only. JavaScript runs as the body of an async function in a fresh isolated context (`input` bound, `return` the result, `console.log` lines collected); python and shell run in a container where a Docker engine is configured (SANDBOX_DOCKER_HOST). Limits: SANDBOX_TIMEOUT_SECONDS (a smaller `timeout` lowers it), SANDBOX_MEMORY_MB, SANDBOX_MAX_INPUT_BYTES, SANDBOX_MAX_OUTPUT_BYTES. A failed run is 422 with its code (SANDBOX_ERR_SYNTAX, _RUNTIME, _TIME_LIMIT, _MEMORY_LIMIT, _OUTPUT_TOO_LARGE, _OUTPUT_NOT_JSON, _INPUT_TOO_LARGE, _LANGUAGE_UNAVAILABLE).
+         */
+        post: operations["sandbox.execute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1929,6 +2127,15 @@ export interface components {
         };
         /** @description The request conflicts with the current state (for example, an illegal move). */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The caller's role is below the one the route needs (`x-required-role`; docs/roles.md). */
+        Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2087,6 +2294,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2099,7 +2307,10 @@ export interface operations {
     "agents.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2126,6 +2337,10 @@ export interface operations {
             /** @description The new agent */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2162,6 +2377,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2221,6 +2437,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2298,6 +2515,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2327,6 +2545,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2380,6 +2599,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2392,7 +2612,10 @@ export interface operations {
     "agent-runtime.generate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2414,6 +2637,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2429,6 +2654,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2443,6 +2672,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2502,6 +2732,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2514,7 +2745,10 @@ export interface operations {
     "models.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2537,6 +2771,10 @@ export interface operations {
             /** @description The new key (metadata only) */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2567,6 +2805,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2620,6 +2859,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2683,6 +2923,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2712,6 +2953,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2772,6 +3014,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2841,6 +3084,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2878,7 +3122,7 @@ export interface operations {
                         last_login_at: string | null;
                         name: string;
                         /** @enum {string} */
-                        role: "owner" | "admin" | "member";
+                        role: "viewer" | "member" | "admin" | "owner";
                         /** @enum {string} */
                         status: "active" | "deactivated";
                         /** Format: date-time */
@@ -2888,6 +3132,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2922,6 +3167,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2958,6 +3204,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2987,6 +3234,8 @@ export interface operations {
             /** @description The entity, its owner and a bearer token for the owner */
             201: {
                 headers: {
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3019,7 +3268,7 @@ export interface operations {
                             last_login_at: string | null;
                             name: string;
                             /** @enum {string} */
-                            role: "owner" | "admin" | "member";
+                            role: "viewer" | "member" | "admin" | "owner";
                             /** @enum {string} */
                             status: "active" | "deactivated";
                             /** Format: date-time */
@@ -3077,6 +3326,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3138,6 +3388,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3167,6 +3418,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3254,6 +3506,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3335,6 +3588,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3347,7 +3601,10 @@ export interface operations {
     "chat.message": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3383,6 +3640,8 @@ export interface operations {
             /** @description The reply, settled (complete, interrupted or failed; or parked on an approval or a question: see `message.pause`). */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3483,6 +3742,8 @@ export interface operations {
             /** @description The run takes longer than CHAT_REPLY_WAIT_SECONDS: `message` is still streaming; the run goes on and the reply is stored when it ends. */
             202: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3582,6 +3843,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3594,6 +3856,7 @@ export interface operations {
     "chat.runEvents": {
         parameters: {
             query?: {
+                /** @description resume after this event id (as the `Last-Event-ID` header) */
                 last_event_id?: number;
             };
             header?: never;
@@ -3615,6 +3878,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3673,6 +3937,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3710,6 +3975,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3756,7 +4022,7 @@ export interface operations {
                             output?: unknown;
                             /** @description While paused: what it waits for (runtime_approval or question, with the message). */
                             pause?: Record<string, never> | null;
-                            /** @description Why it started: assigned_at_creation, assigned, mention, retry, chat. */
+                            /** @description Why it started: assigned_at_creation, unassigned_at_creation (the master agent took a task created unassigned, as the workspace governance says), assigned, mention, retry, chat. */
                             reason?: string | null;
                             /** @description Model turns committed so far. */
                             rounds: number;
@@ -3777,6 +4043,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3848,6 +4115,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3860,7 +4128,10 @@ export interface operations {
     "goals.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3889,6 +4160,10 @@ export interface operations {
             /** @description The new goal */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3928,6 +4203,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3990,6 +4266,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4072,6 +4349,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4101,6 +4379,839 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.list": {
+        parameters: {
+            query?: {
+                agent_id?: string;
+                limit?: number;
+                offset?: number;
+                search?: string;
+                status?: "all" | "enabled" | "paused" | "attention";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        counts?: {
+                            all: number;
+                            attention: number;
+                            enabled: number;
+                            paused: number;
+                        };
+                        items: {
+                            agent_id?: string | null;
+                            /** @description Enabled, and failing or with a missed run not caught up. */
+                            attention: boolean;
+                            binding_id?: string | null;
+                            config?: Record<string, never>;
+                            consecutive_failures: number;
+                            conversation_id?: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by?: string | null;
+                            delete_after_run?: boolean;
+                            /** @description Workspace file paths a run must leave behind to succeed. */
+                            deliverables?: string[];
+                            description?: string | null;
+                            enabled: boolean;
+                            entity_id?: string;
+                            executor: string;
+                            frozen_skill?: {
+                                error: string | null;
+                                /** @enum {string} */
+                                status: "none" | "pending" | "ready" | "failed";
+                                text: string | null;
+                            };
+                            goal_id?: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            last_run_at?: string | null;
+                            last_run_status?: ("queued" | "running" | "succeeded" | "failed" | "missed" | "skipped") | null;
+                            missed_at?: string | null;
+                            name: string;
+                            /** @description Only with `?next=N`. */
+                            next_fire_times?: string[];
+                            next_run_at: string | null;
+                            /** @enum {string} */
+                            overlap?: "skip" | "queue";
+                            paused_reason?: string | null;
+                            payload_message?: string | null;
+                            schedule: {
+                                at: string | null;
+                                cron: string | null;
+                                every_seconds: number | null;
+                                /** @enum {string} */
+                                kind: "cron" | "every" | "at";
+                                /** @description IANA zone the cron expression is evaluated in. */
+                                timezone: string;
+                            };
+                            /** @enum {string} */
+                            source?: "api" | "tool" | "binding";
+                            /** @enum {string} */
+                            status: "enabled" | "paused";
+                            /** Format: date-time */
+                            updated_at: string;
+                            version: number;
+                            workspace_id?: string | null;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    agent_id?: string | null;
+                    config?: Record<string, never>;
+                    /** Format: uuid */
+                    conversation_id?: string | null;
+                    delete_after_run?: boolean;
+                    deliverables?: string[];
+                    description?: string | null;
+                    enabled?: boolean;
+                    executor?: string;
+                    /** Format: uuid */
+                    goal_id?: string | null;
+                    name: string;
+                    /** @enum {unknown} */
+                    overlap?: "skip" | "queue";
+                    payload_message?: string | null;
+                    schedule: {
+                        at?: string | null;
+                        cron?: string | null;
+                        every_seconds?: number | null;
+                        /** @enum {unknown} */
+                        kind: "cron" | "every" | "at";
+                        timezone?: string | null;
+                    };
+                    /** Format: uuid */
+                    workspace_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The new job */
+            201: {
+                headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id?: string | null;
+                        /** @description Enabled, and failing or with a missed run not caught up. */
+                        attention: boolean;
+                        binding_id?: string | null;
+                        config?: Record<string, never>;
+                        consecutive_failures: number;
+                        conversation_id?: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        created_by?: string | null;
+                        delete_after_run?: boolean;
+                        /** @description Workspace file paths a run must leave behind to succeed. */
+                        deliverables?: string[];
+                        description?: string | null;
+                        enabled: boolean;
+                        entity_id?: string;
+                        executor: string;
+                        frozen_skill?: {
+                            error: string | null;
+                            /** @enum {string} */
+                            status: "none" | "pending" | "ready" | "failed";
+                            text: string | null;
+                        };
+                        goal_id?: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        last_run_at?: string | null;
+                        last_run_status?: ("queued" | "running" | "succeeded" | "failed" | "missed" | "skipped") | null;
+                        missed_at?: string | null;
+                        name: string;
+                        /** @description Only with `?next=N`. */
+                        next_fire_times?: string[];
+                        next_run_at: string | null;
+                        /** @enum {string} */
+                        overlap?: "skip" | "queue";
+                        paused_reason?: string | null;
+                        payload_message?: string | null;
+                        schedule: {
+                            at: string | null;
+                            cron: string | null;
+                            every_seconds: number | null;
+                            /** @enum {string} */
+                            kind: "cron" | "every" | "at";
+                            /** @description IANA zone the cron expression is evaluated in. */
+                            timezone: string;
+                        };
+                        /** @enum {string} */
+                        source?: "api" | "tool" | "binding";
+                        /** @enum {string} */
+                        status: "enabled" | "paused";
+                        /** Format: date-time */
+                        updated_at: string;
+                        version: number;
+                        workspace_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.get": {
+        parameters: {
+            query?: {
+                next?: number;
+            };
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id?: string | null;
+                        /** @description Enabled, and failing or with a missed run not caught up. */
+                        attention: boolean;
+                        binding_id?: string | null;
+                        config?: Record<string, never>;
+                        consecutive_failures: number;
+                        conversation_id?: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        created_by?: string | null;
+                        delete_after_run?: boolean;
+                        /** @description Workspace file paths a run must leave behind to succeed. */
+                        deliverables?: string[];
+                        description?: string | null;
+                        enabled: boolean;
+                        entity_id?: string;
+                        executor: string;
+                        frozen_skill?: {
+                            error: string | null;
+                            /** @enum {string} */
+                            status: "none" | "pending" | "ready" | "failed";
+                            text: string | null;
+                        };
+                        goal_id?: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        last_run_at?: string | null;
+                        last_run_status?: ("queued" | "running" | "succeeded" | "failed" | "missed" | "skipped") | null;
+                        missed_at?: string | null;
+                        name: string;
+                        /** @description Only with `?next=N`. */
+                        next_fire_times?: string[];
+                        next_run_at: string | null;
+                        /** @enum {string} */
+                        overlap?: "skip" | "queue";
+                        paused_reason?: string | null;
+                        payload_message?: string | null;
+                        schedule: {
+                            at: string | null;
+                            cron: string | null;
+                            every_seconds: number | null;
+                            /** @enum {string} */
+                            kind: "cron" | "every" | "at";
+                            /** @description IANA zone the cron expression is evaluated in. */
+                            timezone: string;
+                        };
+                        /** @enum {string} */
+                        source?: "api" | "tool" | "binding";
+                        /** @enum {string} */
+                        status: "enabled" | "paused";
+                        /** Format: date-time */
+                        updated_at: string;
+                        version: number;
+                        workspace_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    agent_id?: string | null;
+                    config?: Record<string, never>;
+                    /** Format: uuid */
+                    conversation_id?: string | null;
+                    delete_after_run?: boolean;
+                    deliverables?: string[];
+                    description?: string | null;
+                    enabled?: boolean;
+                    executor?: string;
+                    /** Format: uuid */
+                    goal_id?: string | null;
+                    name?: string;
+                    /** @enum {unknown} */
+                    overlap?: "skip" | "queue";
+                    payload_message?: string | null;
+                    schedule?: {
+                        at?: string | null;
+                        cron?: string | null;
+                        every_seconds?: number | null;
+                        /** @enum {unknown} */
+                        kind: "cron" | "every" | "at";
+                        timezone?: string | null;
+                    };
+                    /** Format: uuid */
+                    workspace_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id?: string | null;
+                        /** @description Enabled, and failing or with a missed run not caught up. */
+                        attention: boolean;
+                        binding_id?: string | null;
+                        config?: Record<string, never>;
+                        consecutive_failures: number;
+                        conversation_id?: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        created_by?: string | null;
+                        delete_after_run?: boolean;
+                        /** @description Workspace file paths a run must leave behind to succeed. */
+                        deliverables?: string[];
+                        description?: string | null;
+                        enabled: boolean;
+                        entity_id?: string;
+                        executor: string;
+                        frozen_skill?: {
+                            error: string | null;
+                            /** @enum {string} */
+                            status: "none" | "pending" | "ready" | "failed";
+                            text: string | null;
+                        };
+                        goal_id?: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        last_run_at?: string | null;
+                        last_run_status?: ("queued" | "running" | "succeeded" | "failed" | "missed" | "skipped") | null;
+                        missed_at?: string | null;
+                        name: string;
+                        /** @description Only with `?next=N`. */
+                        next_fire_times?: string[];
+                        next_run_at: string | null;
+                        /** @enum {string} */
+                        overlap?: "skip" | "queue";
+                        paused_reason?: string | null;
+                        payload_message?: string | null;
+                        schedule: {
+                            at: string | null;
+                            cron: string | null;
+                            every_seconds: number | null;
+                            /** @enum {string} */
+                            kind: "cron" | "every" | "at";
+                            /** @description IANA zone the cron expression is evaluated in. */
+                            timezone: string;
+                        };
+                        /** @enum {string} */
+                        source?: "api" | "tool" | "binding";
+                        /** @enum {string} */
+                        status: "enabled" | "paused";
+                        /** Format: date-time */
+                        updated_at: string;
+                        version: number;
+                        workspace_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.runNow": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued run */
+            202: {
+                headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts?: number;
+                        caught_up: boolean;
+                        detail?: Record<string, never> | null;
+                        duration_ms?: number | null;
+                        error?: Record<string, never> | null;
+                        finished_at?: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        job_id: string;
+                        /** Format: date-time */
+                        queued_at: string;
+                        /** Format: date-time */
+                        scheduled_for: string;
+                        started_at?: string | null;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed" | "missed" | "skipped";
+                        task_id?: string | null;
+                        /** @enum {string} */
+                        trigger: "schedule" | "run_now" | "catch_up";
+                        usage?: Record<string, never> | null;
+                        workflow_run_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.listRuns": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                status?: "queued" | "running" | "succeeded" | "failed" | "missed" | "skipped";
+            };
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            attempts?: number;
+                            caught_up: boolean;
+                            detail?: Record<string, never> | null;
+                            duration_ms?: number | null;
+                            error?: Record<string, never> | null;
+                            finished_at?: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            job_id: string;
+                            /** Format: date-time */
+                            queued_at: string;
+                            /** Format: date-time */
+                            scheduled_for: string;
+                            started_at?: string | null;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "missed" | "skipped";
+                            task_id?: string | null;
+                            /** @enum {string} */
+                            trigger: "schedule" | "run_now" | "catch_up";
+                            usage?: Record<string, never> | null;
+                            workflow_run_id?: string | null;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.getRun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts?: number;
+                        caught_up: boolean;
+                        detail?: Record<string, never> | null;
+                        duration_ms?: number | null;
+                        error?: Record<string, never> | null;
+                        execution: Record<string, never> | null;
+                        finished_at?: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        job_id: string;
+                        /** Format: date-time */
+                        queued_at: string;
+                        /** Format: date-time */
+                        scheduled_for: string;
+                        started_at?: string | null;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "succeeded" | "failed" | "missed" | "skipped";
+                        task: Record<string, never> | null;
+                        task_id?: string | null;
+                        timeline: Record<string, never>[];
+                        /** @enum {string} */
+                        trigger: "schedule" | "run_now" | "catch_up";
+                        usage?: Record<string, never> | null;
+                        workflow_run_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.toggle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id?: string | null;
+                        /** @description Enabled, and failing or with a missed run not caught up. */
+                        attention: boolean;
+                        binding_id?: string | null;
+                        config?: Record<string, never>;
+                        consecutive_failures: number;
+                        conversation_id?: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        created_by?: string | null;
+                        delete_after_run?: boolean;
+                        /** @description Workspace file paths a run must leave behind to succeed. */
+                        deliverables?: string[];
+                        description?: string | null;
+                        enabled: boolean;
+                        entity_id?: string;
+                        executor: string;
+                        frozen_skill?: {
+                            error: string | null;
+                            /** @enum {string} */
+                            status: "none" | "pending" | "ready" | "failed";
+                            text: string | null;
+                        };
+                        goal_id?: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        last_run_at?: string | null;
+                        last_run_status?: ("queued" | "running" | "succeeded" | "failed" | "missed" | "skipped") | null;
+                        missed_at?: string | null;
+                        name: string;
+                        /** @description Only with `?next=N`. */
+                        next_fire_times?: string[];
+                        next_run_at: string | null;
+                        /** @enum {string} */
+                        overlap?: "skip" | "queue";
+                        paused_reason?: string | null;
+                        payload_message?: string | null;
+                        schedule: {
+                            at: string | null;
+                            cron: string | null;
+                            every_seconds: number | null;
+                            /** @enum {string} */
+                            kind: "cron" | "every" | "at";
+                            /** @description IANA zone the cron expression is evaluated in. */
+                            timezone: string;
+                        };
+                        /** @enum {string} */
+                        source?: "api" | "tool" | "binding";
+                        /** @enum {string} */
+                        status: "enabled" | "paused";
+                        /** Format: date-time */
+                        updated_at: string;
+                        version: number;
+                        workspace_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "notifications.list": {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                unread?: boolean;
+                workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: date-time */
+                            created_at: string;
+                            id: string;
+                            message: string;
+                            /** Format: date-time */
+                            read_at: string | null;
+                            recipient_id: string | null;
+                            source: Record<string, never>;
+                            title: string;
+                            workspace_id: string | null;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "notifications.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        id: string;
+                        message: string;
+                        /** Format: date-time */
+                        read_at: string | null;
+                        recipient_id: string | null;
+                        source: Record<string, never>;
+                        title: string;
+                        workspace_id: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4175,6 +5286,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4238,6 +5350,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4307,6 +5420,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4376,6 +5490,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4606,6 +5721,8 @@ export interface operations {
                 assignee?: string;
                 assignee_type?: "user" | "agent";
                 category?: string;
+                /** @description the `next_cursor` of the previous page: the rows after its last one, stable while rows are added (don't combine with `offset`) */
+                cursor?: string;
                 deadline_from?: string;
                 deadline_to?: string;
                 limit?: number;
@@ -4674,13 +5791,18 @@ export interface operations {
                             workspace_id?: string | null;
                         }[];
                         limit: number;
-                        offset: number;
+                        /** @description pass as `cursor` for the rows after this page; null on the last page */
+                        next_cursor: string | null;
+                        /** @description only when paged by offset */
+                        offset?: number;
+                        /** @description rows of the whole list (under its filters), not only those after the cursor */
                         total: number;
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4693,7 +5815,10 @@ export interface operations {
     "tasks.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4727,6 +5852,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4775,6 +5904,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4860,6 +5990,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4957,6 +6088,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4986,6 +6118,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5066,6 +6199,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5111,6 +6245,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5123,7 +6258,10 @@ export interface operations {
     "tasks.uploadAttachment": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5144,6 +6282,10 @@ export interface operations {
             /** @description Stored */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5164,6 +6306,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5196,6 +6339,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5208,6 +6352,8 @@ export interface operations {
     "tasks.history": {
         parameters: {
             query?: {
+                /** @description the `next_cursor` of the previous page: the rows after its last one, stable while rows are added (don't combine with `offset`) */
+                cursor?: string;
                 limit?: number;
                 offset?: number;
             };
@@ -5242,13 +6388,18 @@ export interface operations {
                             id: string;
                         }[];
                         limit: number;
-                        offset: number;
+                        /** @description pass as `cursor` for the rows after this page; null on the last page */
+                        next_cursor: string | null;
+                        /** @description only when paged by offset */
+                        offset?: number;
+                        /** @description rows of the whole list (under its filters), not only those after the cursor */
                         total: number;
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5327,6 +6478,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5339,6 +6491,8 @@ export interface operations {
     "tasks.listLogs": {
         parameters: {
             query?: {
+                /** @description the `next_cursor` of the previous page: the rows after its last one, stable while rows are added (don't combine with `offset`) */
+                cursor?: string;
                 limit?: number;
                 offset?: number;
             };
@@ -5388,13 +6542,18 @@ export interface operations {
                             task_id: string;
                         }[];
                         limit: number;
-                        offset: number;
+                        /** @description pass as `cursor` for the rows after this page; null on the last page */
+                        next_cursor: string | null;
+                        /** @description only when paged by offset */
+                        offset?: number;
+                        /** @description rows of the whole list (under its filters), not only those after the cursor */
                         total: number;
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5407,7 +6566,10 @@ export interface operations {
     "tasks.addLog": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5425,6 +6587,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5462,6 +6628,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5541,6 +6708,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5586,6 +6754,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5598,7 +6767,10 @@ export interface operations {
     "tasks.mintPublicCode": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5615,6 +6787,10 @@ export interface operations {
             /** @description Minted */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5637,6 +6813,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5667,6 +6844,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5745,6 +6923,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5822,6 +7001,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5914,6 +7094,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5949,6 +7130,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5993,6 +7175,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6040,6 +7223,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6052,7 +7236,10 @@ export interface operations {
     "task-collections.createCategory": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6072,6 +7259,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6090,6 +7281,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6131,6 +7323,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6183,6 +7376,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6212,6 +7406,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6277,6 +7472,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6289,7 +7485,10 @@ export interface operations {
     "tasks.importTasks": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6308,6 +7507,10 @@ export interface operations {
             /** @description Imported (one entry per uploaded file) */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6319,6 +7522,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6370,6 +7574,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6382,7 +7587,10 @@ export interface operations {
     "task-collections.createSlaPolicy": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6421,6 +7629,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6443,6 +7655,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6488,6 +7701,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6563,6 +7777,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6592,6 +7807,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6642,6 +7858,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6654,7 +7871,10 @@ export interface operations {
     "task-collections.createTemplate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6688,6 +7908,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6709,6 +7933,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6753,6 +7978,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6822,6 +8048,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6851,6 +8078,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6863,7 +8091,10 @@ export interface operations {
     "task-collections.instantiateTemplate": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 template_id: string;
             };
@@ -6898,6 +8129,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6946,6 +8181,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7009,6 +8245,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7050,7 +8287,7 @@ export interface operations {
                             last_login_at: string | null;
                             name: string;
                             /** @enum {string} */
-                            role: "owner" | "admin" | "member";
+                            role: "viewer" | "member" | "admin" | "owner";
                             /** @enum {string} */
                             status: "active" | "deactivated";
                             /** Format: date-time */
@@ -7064,6 +8301,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7076,7 +8314,10 @@ export interface operations {
     "users.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7090,7 +8331,7 @@ export interface operations {
                      * @default member
                      * @enum {unknown}
                      */
-                    role?: "owner" | "admin" | "member";
+                    role?: "viewer" | "member" | "admin" | "owner";
                 };
             };
         };
@@ -7098,6 +8339,10 @@ export interface operations {
             /** @description The new user */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7114,7 +8359,7 @@ export interface operations {
                         last_login_at: string | null;
                         name: string;
                         /** @enum {string} */
-                        role: "owner" | "admin" | "member";
+                        role: "viewer" | "member" | "admin" | "owner";
                         /** @enum {string} */
                         status: "active" | "deactivated";
                         /** Format: date-time */
@@ -7124,6 +8369,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7147,7 +8393,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     /** @enum {unknown} */
-                    role?: "owner" | "admin" | "member";
+                    role?: "viewer" | "member" | "admin" | "owner";
                     /** @enum {unknown} */
                     status?: "active" | "deactivated";
                 };
@@ -7173,7 +8419,7 @@ export interface operations {
                         last_login_at: string | null;
                         name: string;
                         /** @enum {string} */
-                        role: "owner" | "admin" | "member";
+                        role: "viewer" | "member" | "admin" | "owner";
                         /** @enum {string} */
                         status: "active" | "deactivated";
                         /** Format: date-time */
@@ -7183,6 +8429,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7212,6 +8459,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7267,6 +8515,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7327,6 +8576,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7386,6 +8636,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7398,7 +8649,10 @@ export interface operations {
     "workflows.createDefinition": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7426,6 +8680,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7456,6 +8714,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7510,6 +8769,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7582,6 +8842,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7613,6 +8874,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7625,7 +8887,10 @@ export interface operations {
     "workflows.runDefinition": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7646,6 +8911,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7703,6 +8970,8 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7716,6 +8985,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7755,6 +9025,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7796,6 +9067,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7859,6 +9131,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7871,7 +9144,10 @@ export interface operations {
     "workflows.createBinding": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7897,6 +9173,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7929,6 +9209,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8002,6 +9283,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8033,6 +9315,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8045,7 +9328,10 @@ export interface operations {
     "workflows.runBinding": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -8065,6 +9351,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8122,6 +9410,8 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8135,6 +9425,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8147,7 +9438,10 @@ export interface operations {
     "workflows.importWorkflow": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8168,6 +9462,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8201,6 +9497,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8244,6 +9544,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8276,10 +9577,21 @@ export interface operations {
                             config_schema: Record<string, never>;
                             description?: string;
                             entry?: boolean;
+                            /** @description Error codes a failed step of this type records, with when. */
+                            failures?: {
+                                [key: string]: string;
+                            };
+                            /** @description A loop construct: the one cycle a definition may have goes through its body branch back to it. */
+                            loop?: boolean;
                             nodes: string[];
                             outputs: string[];
                             package?: string | null;
                             service: string;
+                            /**
+                             * @description What running the step does outside the run.
+                             * @enum {string}
+                             */
+                            side_effect?: "none" | "idempotent" | "non_idempotent";
                             skip_at_runtime?: boolean;
                             title?: string;
                             type: string;
@@ -8296,6 +9608,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8343,6 +9656,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8356,6 +9670,8 @@ export interface operations {
         parameters: {
             query?: {
                 binding_id?: string;
+                /** @description the `next_cursor` of the previous page: the rows after its last one, stable while rows are added (don't combine with `offset`) */
+                cursor?: string;
                 limit?: number;
                 offset?: number;
                 status?: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -8425,13 +9741,18 @@ export interface operations {
                             workspace_id?: string | null;
                         }[];
                         limit: number;
-                        offset: number;
+                        /** @description pass as `cursor` for the rows after this page; null on the last page */
+                        next_cursor: string | null;
+                        /** @description only when paged by offset */
+                        offset?: number;
+                        /** @description rows of the whole list (under its filters), not only those after the cursor */
                         total: number;
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8510,6 +9831,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8588,6 +9910,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8600,6 +9923,7 @@ export interface operations {
     "workflows.runEvents": {
         parameters: {
             query?: {
+                /** @description resume after this event id (as the `Last-Event-ID` header) */
                 last_event_id?: number;
             };
             header?: never;
@@ -8621,6 +9945,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8655,6 +9980,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8743,6 +10069,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8755,7 +10082,10 @@ export interface operations {
     "workflows.retryRun": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 run_id: string;
             };
@@ -8772,6 +10102,8 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8785,6 +10117,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8875,6 +10208,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8887,7 +10221,10 @@ export interface operations {
     "workflows.triggerEvent": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8904,6 +10241,8 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8919,6 +10258,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8931,7 +10271,10 @@ export interface operations {
     "workflows.webhook": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 token: string;
             };
@@ -8942,6 +10285,8 @@ export interface operations {
             /** @description What the workflow's respond step sets */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8951,6 +10296,8 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9020,6 +10367,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9032,7 +10380,10 @@ export interface operations {
     "workspaces.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9049,6 +10400,10 @@ export interface operations {
             /** @description The new workspace */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The created resource (or, when it has no route of its own, the collection listing it). */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9076,6 +10431,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9130,6 +10486,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9192,6 +10549,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9249,6 +10607,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9261,6 +10620,8 @@ export interface operations {
     "workspaces.activity": {
         parameters: {
             query?: {
+                /** @description the `next_cursor` of the previous page: the rows after its last one, stable while rows are added (don't combine with `offset`) */
+                cursor?: string;
                 kind?: string;
                 limit?: number;
                 offset?: number;
@@ -9295,13 +10656,18 @@ export interface operations {
                             workspace_id: string;
                         }[];
                         limit: number;
-                        offset: number;
+                        /** @description pass as `cursor` for the rows after this page; null on the last page */
+                        next_cursor: string | null;
+                        /** @description only when paged by offset */
+                        offset?: number;
+                        /** @description rows of the whole list (under its filters), not only those after the cursor */
                         total: number;
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9360,6 +10726,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9441,6 +10808,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9453,7 +10821,10 @@ export interface operations {
     "chat.postWorkspaceMessage": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workspace_id: string;
             };
@@ -9476,6 +10847,8 @@ export interface operations {
             /** @description The reply, settled (complete, interrupted or failed; or parked on an approval or a question: see `message.pause`). */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9576,6 +10949,8 @@ export interface operations {
             /** @description The run takes longer than CHAT_REPLY_WAIT_SECONDS: `message` is still streaming; the run goes on and the reply is stored when it ends. */
             202: {
                 headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9675,6 +11050,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9717,11 +11093,17 @@ export interface operations {
                             decision: "allow" | "ask" | "deny";
                             tool: string;
                         }[];
+                        /**
+                         * @description Who takes a task created in this workspace with no assignee: 'leave' (nobody until assigned; the default) or 'master_agent' (the workspace's master agent runs on it at once).
+                         * @enum {string}
+                         */
+                        unassigned_tasks: "leave" | "master_agent";
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9758,6 +11140,8 @@ export interface operations {
                         decision: "allow" | "ask" | "deny";
                         tool: string;
                     }[];
+                    /** @enum {unknown} */
+                    unassigned_tasks?: "leave" | "master_agent";
                 };
             };
         };
@@ -9784,11 +11168,17 @@ export interface operations {
                             decision: "allow" | "ask" | "deny";
                             tool: string;
                         }[];
+                        /**
+                         * @description Who takes a task created in this workspace with no assignee: 'leave' (nobody until assigned; the default) or 'master_agent' (the workspace's master agent runs on it at once).
+                         * @enum {string}
+                         */
+                        unassigned_tasks: "leave" | "master_agent";
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9832,6 +11222,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9890,6 +11281,53 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "sandbox.execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    input?: unknown;
+                    /** @enum {unknown} */
+                    language?: "javascript" | "python" | "shell";
+                    timeout?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        duration_ms: number;
+                        /** @enum {string} */
+                        language: "javascript" | "python" | "shell";
+                        logs: string[];
+                        result: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
