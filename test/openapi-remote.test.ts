@@ -67,10 +67,12 @@ test('the remote node’s actions and documentation keys reach the document', as
 	t.is(reserve.summary, 'Reserve stock');
 	t.deepEqual(reserve.security, []);
 	t.false('401' in reserve.responses);
-	t.deepEqual(reserve.responses['201'], {
+	const { headers, ...created } = reserve.responses['201'] as { headers?: Record<string, unknown> };
+	t.deepEqual(created, {
 		description: 'Reserved',
 		content: { 'application/json': { schema: { type: 'object', properties: { reserved: { type: 'integer' } } } } },
 	});
+	t.truthy(headers?.Location, 'a 201 documents its Location header');
 	t.deepEqual((reserve.parameters as ParameterObject[])[0], { name: 'sku', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Z0-9]+$' } });
 	t.deepEqual(reserve.requestBody, {
 		required: true,

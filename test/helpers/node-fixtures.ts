@@ -35,7 +35,8 @@ export function nodeFixtures(root: string): { node: string; file: string; fixtur
   for (const node of readdirSync(join(root, 'nodes')).sort()) {
     const dir = join(root, 'nodes', node, 'test', 'fixtures');
     if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    // `*.workflow.json` are bare definitions a node's own test runs with the services it needs (a sandbox, an inbox)
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.workflow.json')).sort()) {
       out.push({ node, file, fixture: JSON.parse(readFileSync(join(dir, file), 'utf8')) as NodeFixture });
     }
   }

@@ -43,7 +43,7 @@ function task(id: string, status: BoardTask['status']): BoardTask {
   return { id, title: id, status, priority: 3, version: 1 } as BoardTask;
 }
 function pages(items: BoardTask[]): InfiniteData<TaskPage> {
-  return { pages: [{ items, total: items.length, limit: 100, offset: 0 }], pageParams: [0] };
+  return { pages: [{ items, total: items.length, limit: 100, offset: 0, next_cursor: null }], pageParams: [0] };
 }
 
 describe('optimistic move', () => {

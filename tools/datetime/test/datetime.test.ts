@@ -78,7 +78,7 @@ async function fails(t: { throwsAsync: (p: Promise<unknown>) => Promise<any>; is
 
 test('bad zones and unreadable dates are tool errors for the model; missing arguments are invalid arguments', async (t) => {
   await fails(t, exec({ op: 'now', zone: 'Mars/Olympus' }), 'TOOLS_ERR_FAILED', /'Mars\/Olympus' is not an IANA time zone/);
-  await fails(t, exec({ op: 'parse', datetime: 'next tuesday-ish' }), 'TOOLS_ERR_FAILED', /is not a date-time this tool reads/);
+  await fails(t, exec({ op: 'parse', datetime: 'next tuesday-ish' }), 'TOOLS_ERR_FAILED', /is not a date-time that can be read/);
   t.like(await t.throwsAsync(exec({ op: 'parse', datetime: '2025-02-30' })), { type: 'TOOLS_ERR_FAILED' });
   await fails(t, exec({ op: 'convert', datetime: '2025-01-01T00:00:00Z', to_zone: '+05:00' }), 'TOOLS_ERR_FAILED', /to_zone/);
   await fails(t, exec({ op: 'add', datetime: '2025-01-01T00:00:00Z', amount: { years: 999_999 } }), 'TOOLS_ERR_FAILED', /out of range/);

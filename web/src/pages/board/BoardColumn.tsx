@@ -24,7 +24,11 @@ export function BoardColumn(props: { column: Column; count: number; workspaceId?
     initialPageParam: 0,
     queryFn: ({ pageParam }) =>
       unwrap(api.GET('/api/v1/tasks', { params: { query: { status: column.statuses, limit: PAGE, offset: pageParam, sort: '-priority,created_at', ...(workspaceId ? { workspace: workspaceId } : {}) } } })),
-    getNextPageParam: (last) => (last.offset + last.items.length < last.total ? last.offset + last.items.length : undefined),
+    // offset pages (this list asks for no cursor) always carry their offset
+    getNextPageParam: (last) => {
+      const seen = (last.offset ?? 0) + last.items.length;
+      return seen < last.total ? seen : undefined;
+    },
   });
   const items = tasks.data?.pages.flatMap((p) => p.items) ?? [];
   const scroller = useRef<HTMLDivElement>(null);
