@@ -1,5 +1,5 @@
 import type { ServiceBroker } from 'moleculer';
-import { RunPlan, SETTLED, type PlanReceipt } from './plan.ts';
+import { RunPlan, type PlanReceipt } from './plan.ts';
 import { runStep, type StepOutcome, type StepRunnerDeps } from './step-runner.ts';
 import type { NodeTypeRegistry } from './node-types.ts';
 import type { TemplateScope } from './templates.ts';
@@ -8,6 +8,7 @@ import type { EngineProfile } from './profile.ts';
 import { nowIso } from './clock.ts';
 import { iterationOf, iterationView, logicalStepId, LOOP_DONE, loopBodiesOf, LoopState, type LoopBase } from './loops.ts';
 import { CHECKPOINT_SEPARATOR, type Checkpoint, type CheckpointParams, type DurableAnswer } from '../../../kernel/nodes/durable.ts';
+import { checkpointOf, finalOutputOf, isCheckpointId, receiptEvents, skipReceipt, storedReceipts } from './receipts.ts';
 import type { Approval, Commit, PauseInfo, ReceiptRow, RunEvent, RunnableRun, RunRow, RunStatus, SavedInvocation } from '../store/run-types.ts';
 
 /** Where commits go: the database (one statement each), or memory first (errors-only persistence). */
@@ -29,15 +30,6 @@ export interface ExecutorDeps {
 }
 
 type CommitOptions = { finishFailed?: boolean; finish?: StepOutcome['finish']; markerOnly?: boolean; events?: RunEvent[] };
-
-/** Whether a receipt is a durable node's checkpoint (`<step>:<key>`) rather than a step's own. */
-export function isCheckpointId(stepId: string): boolean {
-  return stepId.includes(CHECKPOINT_SEPARATOR);
-}
-
-function checkpointOf(r: ReceiptRow): Checkpoint {
-  return { key: r.step_id.slice(r.step_id.indexOf(CHECKPOINT_SEPARATOR) + 1), status: r.status as Checkpoint['status'], output: r.output, error: r.error, uncertain: r.uncertain, started_at: r.started_at, finished_at: r.finished_at };
-}
 
 export interface RunOutcome {
   status: RunStatus | 'lost';
@@ -182,16 +174,8 @@ export class RunExecutor {
     this.remember({ ...r, step_id: id });
   }
 
-  /** Receipts as stored: a body step's under its iteration (its pause names that receipt, so a resume finds it). */
   private stored(receipts: ReceiptRow[]): ReceiptRow[] {
-    const loops = this.loops;
-    if (!loops) return receipts;
-    return receipts.map((r) => {
-      const id = iterationOf(r.step_id) === undefined ? loops.storedId(r.step_id) : r.step_id;
-      if (id === r.step_id) return r;
-      const pause = r.directive?.pause as PauseInfo | undefined;
-      return { ...r, step_id: id, directive: pause ? { ...r.directive, pause: { ...pause, step_id: id } } : r.directive };
-    });
+    return this.loops ? storedReceipts(this.loops, receipts) : receipts;
   }
 
   private scope(): TemplateScope {
@@ -202,36 +186,14 @@ export class RunExecutor {
     return [...this.receipts.values()].filter((r) => r.status === 'waiting');
   }
 
-  /**
-   * Whether committing these receipts can let a step be skipped: only a settled step that did
-   * not take every one of its `next` leaves an inactive edge (an empty commit records skips
-   * decided by earlier commits that raced each other).
-   */
-  private mayDecideSkips(receipts: ReceiptRow[]): boolean {
-    if (receipts.length === 0) return true;
-    return receipts.some((r) => SETTLED.has(r.status) && (r.taken ?? []).length < (this.plan.steps.get(r.step_id)?.next.length ?? 0));
-  }
-
-  /** Skip receipts that become decidable once `extra` is applied, cascading. */
+  /** Skip receipts that become decidable once `view` is applied, cascading. */
   private cascadeSkips(view: Map<string, PlanReceipt>): ReceiptRow[] {
-    const skips: ReceiptRow[] = [];
     const now = nowIso();
-    for (;;) {
-      const next = this.plan.ready(view, new Set(this.inflight.keys())).filter((d) => d.decision === 'skip');
-      if (next.length === 0) return skips;
-      for (const { id } of next) {
-        const r: ReceiptRow = { step_id: id, status: 'skipped', attempt: 1, input: null, output: null, error: null, taken: [], directive: null, uncertain: false, carried_from: null, started_at: now, finished_at: now, execute_ms: null };
-        skips.push(r);
-        view.set(id, r);
-      }
-    }
-  }
-
-  /** The run's output when it completes: the end step's, else the leaves' outputs. */
-  private finalOutput(): unknown {
-    const leaves = [...this.receipts.values()].filter((r) => r.status === 'completed' && (r.taken ?? []).length === 0);
-    if (leaves.length === 1) return leaves[0].output;
-    return Object.fromEntries(leaves.map((r) => [r.step_id, r.output]));
+    return this.plan.cascadeSkips(view, new Set(this.inflight.keys())).map((id) => {
+      const r = skipReceipt(id, now);
+      view.set(id, r);
+      return r;
+    });
   }
 
   private typeOf(stepId: string): string {
@@ -239,17 +201,7 @@ export class RunExecutor {
   }
 
   private events(receipts: ReceiptRow[]): RunEvent[] {
-    const out: RunEvent[] = [];
-    for (const r of receipts) {
-      if (isCheckpointId(r.step_id)) continue;
-      if (r.status === 'skipped') out.push({ type: 'step.skipped', data: { step_id: r.step_id } });
-      else if (r.status === 'running') out.push({ type: 'step.started', data: { step_id: r.step_id, type: this.typeOf(r.step_id), uncertain: true } });
-      else {
-        if (!this.receipts.has(this.loops ? logicalStepId(r.step_id) : r.step_id)) out.push({ type: 'step.started', data: { step_id: r.step_id, type: this.typeOf(r.step_id), started_at: r.started_at } });
-        out.push({ type: 'step.finished', data: { step_id: r.step_id, status: r.status, finished_at: r.finished_at, error: r.error ?? undefined } });
-      }
-    }
-    return out;
+    return receiptEvents(receipts, (id) => this.typeOf(id), (id) => this.receipts.has(this.loops ? logicalStepId(id) : id));
   }
 
   /**
@@ -282,7 +234,7 @@ export class RunExecutor {
     this.loops?.markEmptyDone(receipts);
     const view = new Map<string, PlanReceipt>(this.receipts);
     for (const r of receipts) view.set(r.step_id, r);
-    const skips = opts.markerOnly || !this.mayDecideSkips(receipts) ? [] : this.cascadeSkips(view);
+    const skips = opts.markerOnly || !this.plan.mayDecideSkips(receipts) ? [] : this.cascadeSkips(view);
     let all = [...receipts, ...skips];
     if (this.loops) {
       const ends = opts.markerOnly ? [] : this.loops.iterationEnds(view as Map<string, ReceiptRow>, nowIso());
@@ -302,7 +254,7 @@ export class RunExecutor {
         finish = { status: 'paused', pause, resumeAt: pause.kind === 'timer' ? pause.resume_at : null };
       } else {
         for (const r of all) this.remember(r);
-        finish = { status: 'completed', output: this.finalOutput() };
+        finish = { status: 'completed', output: finalOutputOf(this.receipts.values()) };
       }
     }
     if (finish) events.push({ type: finish.status === 'paused' ? 'run.paused' : 'run.finished', data: { status: finish.status, error: finish.error ?? undefined, pause: finish.pause ?? undefined } });

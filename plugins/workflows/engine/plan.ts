@@ -76,6 +76,30 @@ export class RunPlan {
     return out;
   }
 
+  /**
+   * Whether committing these receipts can let a step be skipped: only a settled step that did
+   * not take every one of its `next` leaves an inactive edge (an empty commit records skips
+   * decided by earlier commits that raced each other).
+   */
+  mayDecideSkips(receipts: readonly (PlanReceipt & { step_id: string })[]): boolean {
+    if (receipts.length === 0) return true;
+    return receipts.some((r) => SETTLED.has(r.status) && (r.taken ?? []).length < (this.steps.get(r.step_id)?.next.length ?? 0));
+  }
+
+  /** Steps without a receipt that are skipped once `receipts` apply, cascading (a skip can decide the next). */
+  cascadeSkips(receipts: ReadonlyMap<string, PlanReceipt>, exclude: ReadonlySet<string>): string[] {
+    const view = new Map(receipts);
+    const skipped: string[] = [];
+    for (;;) {
+      const next = this.ready(view, exclude).filter((d) => d.decision === 'skip');
+      if (next.length === 0) return skipped;
+      for (const { id } of next) {
+        skipped.push(id);
+        view.set(id, { status: 'skipped', taken: [] });
+      }
+    }
+  }
+
   /** The active parents of a step, in definition order. */
   activeParents(stepId: string, receipts: ReadonlyMap<string, PlanReceipt>): string[] {
     return (this.parents.get(stepId) ?? []).filter((p) => receipts.get(p)?.taken?.includes(stepId));
