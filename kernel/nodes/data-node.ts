@@ -1,9 +1,9 @@
 import type { Context } from 'moleculer';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { validateJsonSchema, type Schema } from '../json-schema/validate.ts';
-import { NODE_EXECUTE_PARAMS, type NodeTypeDeclaration } from './contract.ts';
-import { WORKFLOWS_INTERRUPT_EVENT } from './durable.ts';
-import { NodeStepError, RunAborts, type NodeRunContext } from './model-step.ts';
+import type { NodeTypeDeclaration } from './contract.ts';
+import { interruptibleNodeService } from './interruptible.ts';
+import { NodeStepError, type NodeRunContext } from './model-step.ts';
 
 /**
  * The logic and data node types (filter, sort, loop, extractfromfile, ...): their service, the
@@ -84,37 +84,19 @@ export function checkResolvedConfig(schema: Schema, config: unknown): void {
  * receipt's error code).
  */
 export function defineDataNodeType<C>(nodeType: NodeTypeDeclaration, execute: DataNodeExecute<C>) {
-  const aborts = new RunAborts();
   const schema = nodeType.config_schema as Schema;
-  return {
-    name: `node.${nodeType.type}`,
-    metadata: { nodeType },
-    actions: {
-      execute: {
-        visibility: 'public',
-        // the engine bounds the step (config.timeout); the budget stops the work itself
-        timeout: 0,
-        params: NODE_EXECUTE_PARAMS,
-        async handler(ctx: Context<{ config: C; input?: unknown; inputs?: Record<string, unknown>; context?: DataNodeParams<C>['context'] }>) {
-          const { config, input, inputs, context } = ctx.params;
-          checkResolvedConfig(schema, config);
-          const timeout = (config as { timeout?: unknown }).timeout;
-          const tracked = aborts.track(context?.run_id ?? '');
-          try {
-            const budget = new StepBudget(tracked.signal, typeof timeout === 'number' && timeout > 0 ? timeout : null);
-            return await execute({ config, input: input ?? null, inputs: inputs ?? {}, context: context ?? {} }, budget, ctx);
-          } finally {
-            tracked.release();
-          }
-        },
-      },
+  type Params = { config: C; input?: unknown; inputs?: Record<string, unknown>; context?: DataNodeParams<C>['context'] };
+  return interruptibleNodeService<Params>(
+    nodeType,
+    (params) => params.context?.run_id ?? '',
+    async (ctx, signal) => {
+      const { config, input, inputs, context } = ctx.params;
+      checkResolvedConfig(schema, config);
+      const timeout = (config as { timeout?: unknown }).timeout;
+      const budget = new StepBudget(signal, typeof timeout === 'number' && timeout > 0 ? timeout : null);
+      return execute({ config, input: input ?? null, inputs: inputs ?? {}, context: context ?? {} }, budget, ctx);
     },
-    events: {
-      [WORKFLOWS_INTERRUPT_EVENT](ctx: Context<{ run_id?: unknown; reason?: unknown }>) {
-        if (typeof ctx.params?.run_id === 'string' && ctx.params.run_id) aborts.interrupt(ctx.params.run_id, String(ctx.params.reason ?? 'the run was interrupted'));
-      },
-    },
-  };
+  );
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { Context } from 'moleculer';
 import type { Readable } from 'node:stream';
 import { MODELS_GENERATE_STREAM_ACTION, readGenerateStream, type GenerateParams, type GenerateResult } from '../models-generate-contract.ts';
-import { NODE_EXECUTE_PARAMS, type NodeTypeDeclaration } from './contract.ts';
-import { WORKFLOWS_INTERRUPT_EVENT, type Checkpoint, type DurableDecision } from './durable.ts';
+import type { NodeTypeDeclaration } from './contract.ts';
+import { interruptibleNodeService } from './interruptible.ts';
+import type { Checkpoint, DurableDecision } from './durable.ts';
 
 /**
  * Shared by the AI workflow node types (nodes/llm, nodes/classifier, nodes/extract, nodes/tool):
@@ -23,16 +24,9 @@ export interface NodeRunContext {
   approval?: DurableDecision & { decision: string };
 }
 
-/**
- * A step failure: the engine records `message` and `type` (its code) on the failed receipt.
- * `data` is kept for the caller (problems, text), never shown with internal detail.
- */
-export class NodeStepError extends Error {
-  constructor(message: string, readonly type: string, readonly data: Record<string, unknown> = {}) {
-    super(message);
-    this.name = 'NodeStepError';
-  }
-}
+import { NodeStepError } from './step-error.ts';
+
+export { NodeStepError };
 
 /** The identity a node calls other packages as: the run's entity (and its owner when the engine says who that is). */
 export function callerMeta(context: NodeRunContext): { user: { id: string | null; entity_id: string; role: 'member' } } {
@@ -44,32 +38,6 @@ export function requireContext(context: unknown): NodeRunContext {
   const c = context as Partial<NodeRunContext> | undefined;
   if (!c || typeof c.entity_id !== 'string' || !c.entity_id) throw new NodeStepError('The node runs only inside a workflow run (no run context was given).', 'NO_RUN_CONTEXT');
   return { run_id: '', step_id: '', workspace_id: null, ...c } as NodeRunContext;
-}
-
-/**
- * Abort controllers of the model calls in flight, by run: `workflows.run.interrupt`
- * ({run_id, reason}) aborts those of that run (a cancel), so the provider call stops.
- */
-export class RunAborts {
-  private readonly byRun = new Map<string, Set<AbortController>>();
-
-  track(runId: string): { signal: AbortSignal; release(): void } {
-    const controller = new AbortController();
-    const set = this.byRun.get(runId) ?? new Set();
-    set.add(controller);
-    this.byRun.set(runId, set);
-    return {
-      signal: controller.signal,
-      release: () => {
-        set.delete(controller);
-        if (set.size === 0 && this.byRun.get(runId) === set) this.byRun.delete(runId);
-      },
-    };
-  }
-
-  interrupt(runId: string, reason: string): void {
-    for (const c of this.byRun.get(runId) ?? []) c.abort(new NodeStepError(`The step was interrupted: ${reason}`, 'STEP_INTERRUPTED'));
-  }
 }
 
 export interface ModelTurnOptions {
@@ -166,31 +134,9 @@ export type ModelNodeExecute<C> = (ctx: Context, params: { config: C; input?: un
  * whose model calls a `workflows.run.interrupt` of its run aborts, and that event's handler.
  */
 export function defineModelNodeType<C>(nodeType: NodeTypeDeclaration, execute: ModelNodeExecute<C>) {
-  const aborts = new RunAborts();
-  return {
-    name: `node.${nodeType.type}`,
-    metadata: { nodeType },
-    actions: {
-      execute: {
-        visibility: 'public',
-        // the engine bounds the step (config.timeout); models bounds each call
-        timeout: 0,
-        params: NODE_EXECUTE_PARAMS,
-        async handler(ctx: Context<{ config: C; input?: unknown; context?: unknown }>) {
-          const context = requireContext(ctx.params.context);
-          const tracked = aborts.track(context.run_id);
-          try {
-            return await execute(ctx, { config: ctx.params.config, input: ctx.params.input, context }, tracked.signal);
-          } finally {
-            tracked.release();
-          }
-        },
-      },
-    },
-    events: {
-      [WORKFLOWS_INTERRUPT_EVENT](ctx: Context<{ run_id?: unknown; reason?: unknown }>) {
-        if (typeof ctx.params?.run_id === 'string' && ctx.params.run_id) aborts.interrupt(ctx.params.run_id, String(ctx.params.reason ?? 'the run was interrupted'));
-      },
-    },
-  };
+  return interruptibleNodeService<{ config: C; input?: unknown; context?: unknown }>(
+    nodeType,
+    (params) => requireContext(params.context).run_id,
+    (ctx, signal) => execute(ctx, { config: ctx.params.config, input: ctx.params.input, context: requireContext(ctx.params.context) }, signal),
+  );
 }
