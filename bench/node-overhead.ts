@@ -1,19 +1,28 @@
 /**
- * Execute overhead of the logic and data node types through the broker, and the time to
+ * Execute overhead of the logic, data and media node types through the broker, and the time to
  * validate a 100-step definition (target: under 10 ms p50).
  *
  * Overhead per type = wall time of `broker.call('node.<type>.execute')` minus the node's own
  * work (the same handler called directly with a context), both p50 and p99 over the same
- * inputs, windows alternated A-B-B-A. Run: node --import tsx bench/node-overhead.ts
+ * inputs, windows alternated A-B-B-A. The media types do real work (libvips, an ffprobe process)
+ * and run MEDIA_ROUNDS calls, storing artifacts in a temp-dir object store.
+ * Run: node --import tsx bench/node-overhead.ts
  */
 import { ServiceBroker } from 'moleculer';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
+import { attachKernel, type KernelContext } from '../kernel/context.ts';
+import { LocalDiskObjectStore } from '../kernel/objects/local-disk.ts';
 import { nodeDeclarations } from '../kernel/nodes/declarations.ts';
 import { checkDefinition, type DefinitionBody } from '../plugins/workflows/definitions/validate.ts';
 import type { NodeTypeDescription } from '../plugins/workflows/engine/node-types.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2000);
+const MEDIA_ROUNDS = Number(process.env.BENCH_MEDIA_ROUNDS ?? 200);
 const rows = Array.from({ length: 20 }, (_, i) => ({ id: i, group: i % 3 ? 'a' : 'b', amount: i * 1.5, email: `u${i % 7}@x.org`, at: `2025-01-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z` }));
 const CASES: Record<string, Record<string, unknown>> = {
   filter: { conditions: [{ field: 'amount', operator: 'gt', value: 5 }, { field: 'email', operator: 'matches', value: '^u[0-3]@' }] },
@@ -26,6 +35,17 @@ const CASES: Record<string, Record<string, unknown>> = {
   loop: { items: rows, batch_size: 5, branches: { body: 'b' } },
   extractfromfile: { content: Buffer.from(`id,amount\n${rows.map((r) => `${r.id},${r.amount}`).join('\n')}\n`).toString('base64'), format: 'csv' },
 };
+const png = (await sharp({ create: { width: 64, height: 64, channels: 3, background: '#08f' } }).png().toBuffer()).toString('base64');
+const wav = execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=duration=0.2', '-f', 'wav', '-']).toString('base64');
+const mp4 = execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x48:rate=5:duration=0.4', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', 'frag_keyframe+empty_moov', '-f', 'mp4', '-']).toString('base64');
+const MEDIA_CASES: Record<string, Record<string, unknown>> = {
+  image: { operation: 'resize', content: png, width: 16 },
+  media: { content: png, branches: { image: 'next' } },
+  audio: { operation: 'metadata', content: wav },
+  video: { operation: 'metadata', content: mp4 },
+};
+Object.assign(CASES, MEDIA_CASES);
+const roundsOf = (type: string) => (type in MEDIA_CASES ? MEDIA_ROUNDS : ROUNDS);
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -38,6 +58,8 @@ for (const type of Object.keys(CASES)) {
   const mod = await import(join(ROOT, 'nodes', type, 'index.ts'));
   services.set(type, broker.createService(mod.default));
 }
+const objectsDir = mkdtempSync(join(tmpdir(), 'bench-objects-'));
+attachKernel(broker, { objects: new LocalDiskObjectStore({ dir: objectsDir }) } as unknown as KernelContext);
 await broker.start();
 
 const params = (type: string) => ({ config: CASES[type], input: rows, inputs: {}, context: { run_id: 'r-bench', step_id: 's', entity_id: 'e-1', workspace_id: null, attempt: 1 } });
@@ -65,12 +87,13 @@ async function direct(type: string, n: number): Promise<number[]> {
   return out;
 }
 
-console.log(`node execute overhead through the broker (${ROUNDS} calls per window, windows A-B-B-A; ms)`);
+console.log(`node execute overhead through the broker (${ROUNDS} calls each way per type, ${MEDIA_ROUNDS} for media types, windows A-B-B-A; ms)`);
 console.log('type             own p50  own p99  call p50  call p99  overhead p50  overhead p99');
 for (const type of Object.keys(CASES)) {
-  await viaBroker(type, 200);
-  await direct(type, 200);
-  const half = ROUNDS / 2;
+  const warm = Math.min(200, roundsOf(type) / 10);
+  await viaBroker(type, warm);
+  await direct(type, warm);
+  const half = roundsOf(type) / 2;
   const a1 = await direct(type, half);
   const b1 = await viaBroker(type, half);
   const b2 = await viaBroker(type, half);
@@ -81,6 +104,7 @@ for (const type of Object.keys(CASES)) {
   console.log(`${type.padEnd(16)} ${f(pct(own, 50))} ${f(pct(own, 99))} ${f(pct(call, 50))}  ${f(pct(call, 99))}  ${f(pct(call, 50) - pct(own, 50))}      ${f(pct(call, 99) - pct(own, 99))}`);
 }
 await broker.stop();
+rmSync(objectsDir, { recursive: true, force: true });
 
 // validation of a 100-step definition: trigger, then 99 steps of the node types above in a chain
 const declarations = await nodeDeclarations(join(ROOT, 'nodes'));

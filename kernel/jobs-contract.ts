@@ -37,12 +37,8 @@ export interface ExecutorDeclaration {
   frozen_skill?: boolean;
 }
 
-/** The job as an executor sees it. */
-export interface ExecutorJob {
-  id: string;
-  entity_id: string;
-  name: string;
-  executor: string;
+/** What a job gives its executor to work with: its prompt, config and context links. */
+export interface JobContext {
   payload_message: string | null;
   config: Record<string, unknown>;
   workspace_id: string | null;
@@ -50,6 +46,27 @@ export interface ExecutorJob {
   agent_id: string | null;
   goal_id: string | null;
   deliverables: string[];
+}
+
+/** The context fields of a stored job, as the API and executors show them. */
+export function jobContextOf(row: JobContext): JobContext {
+  return {
+    payload_message: row.payload_message,
+    config: row.config ?? {},
+    workspace_id: row.workspace_id,
+    conversation_id: row.conversation_id,
+    agent_id: row.agent_id,
+    goal_id: row.goal_id,
+    deliverables: row.deliverables ?? [],
+  };
+}
+
+/** The job as an executor sees it. */
+export interface ExecutorJob extends JobContext {
+  id: string;
+  entity_id: string;
+  name: string;
+  executor: string;
   frozen_skill: string | null;
   created_by: string | null;
 }

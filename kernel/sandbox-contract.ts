@@ -30,11 +30,25 @@ export type SandboxLanguage = (typeof SANDBOX_LANGUAGES)[number];
 export const CONTAINER_LANGUAGES: readonly SandboxLanguage[] = ['python', 'shell'];
 
 /**
- * How the snippet sees its input. `plain`: `input` (and `console`). Further dialects (n8n's
- * `$json`, `$input`, `$()`) are preludes the sandbox adds under their own name, so a caller
- * only names the dialect; the code and input shapes stay the same.
+ * How the snippet sees its input. `plain`: `input` (and `console`). `n8n`: an n8n Code node's
+ * `$json`, `$input`, `$()` and `items`, built from an input `{mode: 'all' | 'each', items,
+ * item?, index?, origin?, nodes: {<node name>: items}}` (N8nCodeInput). Dialects are preludes the
+ * sandbox adds under their own name, so a caller only names the dialect.
  */
-export const SANDBOX_DIALECTS = ['plain'] as const;
+export const SANDBOX_DIALECTS = ['plain', 'n8n'] as const;
+
+/** The input of a snippet in the n8n dialect. */
+export interface N8nCodeInput {
+  /** all: the code runs once for every item; each: once per item (`item` is the current one) */
+  mode: 'all' | 'each';
+  items: unknown[];
+  item?: unknown;
+  index?: number;
+  /** the current item's origin index, for `$('Node').item` */
+  origin?: number;
+  /** the items of the nodes the code names in `$('...')` */
+  nodes?: Record<string, unknown>;
+}
 export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
 
 /** Longest snippet accepted, in characters. */

@@ -3,6 +3,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { connectDatabase } from '../kernel/db/connect.ts';
 import { runMigrations } from '../kernel/db/migrations.ts';
 import { IdempotencyStore } from '../kernel/idempotency/store.ts';
+import { lazyPooledSql } from '../kernel/db/pooled-sql.ts';
 import { idempotencyKeyOf } from '../kernel/idempotency/header.ts';
 import { keyScopeOf } from '../kernel/idempotency/declaration.ts';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ test.before(async () => {
   db = await createTestDatabase('idem_store');
   sequelize = await connectDatabase({ url: db.url, pool: { max: 12 } });
   await runMigrations(sequelize, { name: 'kernel', dir: join(import.meta.dirname, '..', 'kernel', 'idempotency', 'migrations') });
-  store = new IdempotencyStore(() => sequelize, { ttlSeconds: 3600, abandonAfterMs: 60_000 });
+  store = new IdempotencyStore(lazyPooledSql(() => ({ db: sequelize, embedded: false })), { ttlSeconds: 3600, abandonAfterMs: 60_000 });
 });
 test.after.always(async () => {
   await sequelize?.close();

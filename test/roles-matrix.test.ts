@@ -113,6 +113,9 @@ const FAMILIES: Record<string, () => Probe[]> = {
     read('/api/v1/jobs'),
     // an empty job fails validation, after the role check: nothing is stored either way
     { method: 'POST', path: '/api/v1/jobs', json: {}, least: 'member', ok: [422], state: (token) => totalOf('/api/v1/jobs')(token) },
+    read('/api/v1/jobs/executors'),
+    // checking a schedule stores nothing: a viewer may
+    { method: 'POST', path: '/api/v1/jobs/preview', json: { schedule: { kind: 'cron', cron: '0 9 * * *', timezone: 'UTC' } }, least: 'viewer', ok: [200] },
   ],
   usage: () => [read('/api/v1/usage/summary')],
   workers: () => [read('/api/v1/workers', 'admin')],

@@ -85,6 +85,35 @@ test('a bad config is rejected against the type schema, every problem listed', a
   t.deepEqual(fields, ['steps.h.config.method', 'steps.h.config.timeout', 'steps.h.config.url', 'steps.w.config.seconds']);
 });
 
+test('every problem carries its step id and a JSON pointer into the body, also for a config key holding a dot', async (t) => {
+  const errors = (await rejected(t, {
+    name: 'pointers',
+    steps: [
+      { id: 'a', type: 'trigger', next: ['h', 'ghost'] },
+      { id: 'h', type: 'http', config: { url: 'https://example.test/', headers: { 'x.y/z': 5 }, timeout: -1 }, next: [] },
+      { id: 'b', type: 'webhook', next: [] },
+    ],
+  })) as { field: string; type: string; step_id?: string; pointer?: string }[];
+  const by = (type: string) => errors.filter((e) => e.type === type).map((e) => [e.step_id, e.pointer]);
+  t.deepEqual(by('dangling_next'), [['a', '/steps/0/next']]);
+  t.deepEqual(by('multiple_entries').sort(), [['a', '/steps/0/type'], ['b', '/steps/2/type']]);
+  t.deepEqual(by('bad_config').sort(), [['h', '/steps/1/config/headers/x.y~1z'], ['h', '/steps/1/config/timeout']]);
+});
+
+test('a step position is stored with the definition and refused when it is not a finite point', async (t) => {
+  const body = { name: 'drawn', steps: [{ id: 'a', type: 'trigger', next: ['b'], position: { x: 10, y: -20.5 } }, { id: 'b', type: 'end' }] };
+  const created = await k.createWorkflow('owner-token', body);
+  t.deepEqual(created.steps[0].position, { x: 10, y: -20.5 });
+  t.is(created.steps[1].position, undefined);
+  const run = await k.call(`/api/v1/workflows/${created.id}/run`, { method: 'POST', token: 'owner-token', json: { input: {}, wait: true } });
+  t.is(run.body.status, 'completed', run.text);
+  for (const position of [{ x: 1 }, { x: 'a', y: 1 }, { x: 1, y: 2, z: 3 }, { x: 1e7, y: 0 }]) {
+    const res = await k.call('/api/v1/workflows', { method: 'POST', token: 'owner-token', json: { ...body, steps: [{ ...body.steps[0], position }, body.steps[1]] } });
+    t.is(res.status, 422, JSON.stringify(position));
+    t.true(res.body.errors.some((e: { field: string }) => e.field.startsWith('steps[0].position')), res.text);
+  }
+});
+
 test('a cycle is rejected, naming the steps on it', async (t) => {
   const errors = await rejected(t, {
     name: 'cycle',

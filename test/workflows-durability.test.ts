@@ -75,7 +75,7 @@ async function start(definition: Record<string, unknown>): Promise<string> {
   return run.body.run_id;
 }
 
-test('a worker killed mid-run: the run continues elsewhere from its receipts, no completed step runs twice, an uncertain step is reconciled, not repeated', async (t) => {
+test.serial('a worker killed mid-run: the run continues elsewhere from its receipts, no completed step runs twice, an uncertain step is reconciled, not repeated', async (t) => {
   const certain = await start({
     name: 'certain',
     steps: [
@@ -150,4 +150,58 @@ test('a worker killed mid-run: the run continues elsewhere from its receipts, no
   t.true(family.body.runs[0].recovery.sweeper_recoveries >= 1);
   t.is((await until(orphan, ['cancelled'])).status, 'cancelled');
   t.is(server.hits.get('/slow-orphan'), 1, 'a cancelled run is not taken up again');
+});
+
+test.serial('a worker killed in the middle of a step with each: the next worker goes on at the first element without a receipt', async (t) => {
+  const paths = ['/count/each-0', '/count/each-1', '/slow-each?ms=4000', '/count/each-3'];
+  // no worker of the test before may take this run
+  for (const w of workers.filter((x) => x.exitCode === null && x.signalCode === null)) {
+    w.kill('SIGKILL');
+    await new Promise((r) => w.once('exit', r));
+  }
+  const runId = await start({
+    name: 'each',
+    steps: [
+      { id: 'start', type: 'trigger', next: ['fetch'] },
+      { id: 'fetch', type: 'http', config: { each: paths, url: `${server.url}{{item}}` }, next: [] },
+    ],
+  });
+  const payRun = await start({
+    name: 'each uncertain',
+    steps: [
+      { id: 'start', type: 'trigger', next: ['pay'] },
+      { id: 'pay', type: 'http', config: { each: ['/count/pay-0', '/slow-pay-each?ms=4000', '/count/pay-2'], method: 'POST', url: `${server.url}{{item}}`, body: { n: '{{item_index}}' } }, next: [] },
+    ],
+  });
+  const inFlight = Promise.all([server.arrived('/slow-each'), server.arrived('/slow-pay-each')]);
+  const worker = await startWorker();
+  await inFlight;
+  worker.kill('SIGKILL');
+  await new Promise((r) => worker.once('exit', r));
+  const before = (await call(`/api/v1/workflows/runs/${runId}`, { token: 'owner-token' })).body;
+  t.is(receipt(before, 'fetch:each.1')?.status, 'completed', 'elements 0 and 1 committed their receipts');
+  t.falsy(receipt(before, 'fetch'));
+
+  await startWorker();
+  const done = await until(runId, ['completed', 'failed']);
+  t.is(done.status, 'completed', JSON.stringify(done.error));
+  t.deepEqual([server.hits.get('/count/each-0'), server.hits.get('/count/each-1'), server.hits.get('/slow-each'), server.hits.get('/count/each-3')], [1, 1, 2, 1]);
+  t.deepEqual(receipt(done, 'fetch').output.map((o: { url: string }) => new URL(o.url).pathname), ['/count/each-0', '/count/each-1', '/slow-each', '/count/each-3']);
+  t.is(receipt(done, 'fetch:each.0').started_at, receipt(before, 'fetch:each.0').started_at, 'a committed element is kept');
+
+  // an element with an uncertain effect in flight is reconciled on its own, never repeated
+  const stopped = await until(payRun, ['failed', 'completed']);
+  t.is(stopped.status, 'failed');
+  t.is(stopped.error.code, 'UNCERTAIN_EFFECT');
+  t.is(receipt(stopped, 'pay:each.1').status, 'needs_reconciliation');
+  const refused = await call(`/api/v1/workflows/runs/${payRun}/retry`, { method: 'POST', token: 'owner-token', json: {} });
+  t.is(refused.status, 409);
+  const reconciled = await call(`/api/v1/workflows/runs/${payRun}/step`, { method: 'POST', token: 'owner-token', json: { step_id: 'pay:each.1', action: 'reconcile', outcome: 'succeeded', output: { status: 200, confirmed: 'by hand' } } });
+  t.is(reconciled.status, 200, reconciled.text);
+  const retried = await call(`/api/v1/workflows/runs/${payRun}/retry`, { method: 'POST', token: 'owner-token', json: {} });
+  t.is(retried.status, 202, retried.text);
+  const paid = await until(retried.body.run_id, ['completed', 'failed']);
+  t.is(paid.status, 'completed', JSON.stringify(paid.error));
+  t.deepEqual([server.hits.get('/count/pay-0'), server.hits.get('/slow-pay-each'), server.hits.get('/count/pay-2')], [1, 1, 1], 'no element was repeated');
+  t.deepEqual(receipt(paid, 'pay').output[1], { status: 200, confirmed: 'by hand' });
 });

@@ -54,10 +54,14 @@ test.serial('an n8n export becomes a saved definition that runs: branches, expre
   t.is(wf.trigger_type, 'webhook');
   const byId = Object.fromEntries(wf.steps.map((s: { id: string }) => [s.id, s]));
   t.deepEqual(Object.keys(byId).sort(), ['big_order', 'respond_big', 'respond_small', 'shape_order', 'slack', 'sticky_note', 'webhook']);
-  t.deepEqual(byId.shape_order.config.set, { amount: '{{webhook.output.body.amount}}', who: '{{webhook.output.body.customer}}' });
-  t.deepEqual(byId.big_order.config, { expression: '{{shape_order.output.amount}}', operator: 'gt', value: 100, branches: { true: ['respond_big'], false: ['respond_small'] } });
+  t.deepEqual(byId.shape_order.config, { each: ['{{webhook.output}}'], set: { amount: '{{item.body.amount}}', who: '{{webhook.output.body.customer}}' }, types: { amount: 'number', who: 'string' } });
+  t.deepEqual(byId.big_order.config, {
+    items: '{{shape_order.output}}', conditions: [{ field: 'amount', operator: 'gt', value: 100 }], combine: 'and', branches: { true: ['respond_big'], false: ['respond_small'] },
+  });
   t.is(byId.slack.type, 'note');
-  t.true(res.body.warnings.some((w: { source: string; message: string }) => w.source === 'Slack' && /n8n-nodes-base\.slack/.test(w.message)));
+  t.true(res.body.warnings.some((w: { source: string; message: string }) => w.source === 'Slack' && /app integration node \(slack\)/.test(w.message)));
+  t.like(res.body.report.find((r: { source: string }) => r.source === 'Slack'), { status: 'unmapped', step_id: 'slack' });
+  t.like(res.body.report.find((r: { source: string }) => r.source === 'Big order?'), { status: 'mapped', items: '{{big_order.output.true}}' });
   t.true(res.body.mapping.some((m: { source: string; step_id: string; source_id: string }) => m.source === 'Big order?' && m.step_id === 'big_order' && m.source_id === 'Big order?'));
 
   // the imported workflow really runs behind a webhook binding
@@ -157,13 +161,13 @@ test.serial('bad imports: an unknown format, data that is not the format, not JS
     [{ format: 'zapier', data: {} }, 'format'],
     [{ format: 'n8n' }, 'data'],
     [{ format: 'n8n', data: 42 }, 'data'],
-    [{ format: 'n8n', data: { workflow: {} } }, 'data'],
+    [{ format: 'n8n', data: { workflow: {} } }, 'data.nodes'],
     [{ format: 'n8n', data: '{not json' }, 'data'],
     [{ format: 'node-red', data: { nodes: [] } }, 'data'],
     [{ format: 'node-red', data: NODE_RED, flow: 'No such tab' }, 'data'],
     [{ format: 'make', data: { flow: 'x' } }, 'data'],
     [{ format: 'make', data: MAKE, flow: 'x' }, 'flow'],
-    [{ format: 'n8n', data: { nodes: [{ name: 'A', type: 'n8n-nodes-base.webhook' }, { name: 'A', type: 'n8n-nodes-base.noOp' }] } }, 'data'],
+    [{ format: 'n8n', data: { nodes: [{ name: 'A', type: 'n8n-nodes-base.webhook' }, { name: 'A', type: 'n8n-nodes-base.noOp' }] } }, 'data.nodes'],
     [{ format: 'n8n', data: N8N, extra: true }, 'extra'],
   ];
   for (const [body, field] of cases) {
@@ -234,8 +238,9 @@ test.serial('junk in any shape is a 4xx, never a 500, and a workflow too large f
   const huge = { name: 'x'.repeat(400), nodes: Array.from({ length: 600 }, (_, i) => ({ name: `n${i}`, type: 'n8n-nodes-base.noOp' })), connections: {} };
   const refused = await importing({ format: 'n8n', data: huge });
   t.is(refused.status, 422, refused.text);
-  t.is(refused.body.code, 'WORKFLOWS_ERR_INVALID_DEFINITION');
-  t.true(refused.body.errors.some((e: { field: string }) => e.field === 'steps'), refused.text);
+  t.is(refused.body.code, 'WORKFLOWS_ERR_IMPORT_UNREADABLE');
+  t.is(refused.body.field, 'data.nodes');
+  t.regex(refused.body.detail, /600 nodes; a workflow holds at most 500/);
   const fanOut = { nodes: Array.from({ length: 150 }, (_, i) => ({ name: `n${i}`, type: 'n8n-nodes-base.noOp' })), connections: { n0: { main: [Array.from({ length: 149 }, (_, i) => ({ node: `n${i + 1}` }))] } } };
   const crowded = await importing({ format: 'n8n', data: fanOut, save: false });
   t.is(crowded.status, 422, crowded.text);

@@ -20,6 +20,7 @@ export interface LocalServer {
  *   /big?bytes=N   a body of N bytes
  *   /redirect?to=U 302 to U
  *   /flaky/NAME    500 on the first request for NAME, 200 after
+ *   /list?n=N      a JSON array of N objects {i}
  *   anything else  {"path": ...}
  */
 export async function startLocalServer(): Promise<LocalServer> {
@@ -43,6 +44,8 @@ export async function startLocalServer(): Promise<LocalServer> {
       else if (url.pathname === '/big') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('x'.repeat(Number(url.searchParams.get('bytes') ?? 1000)));
+      } else if (url.pathname === '/list') {
+        json(200, Array.from({ length: Math.min(100, Number(url.searchParams.get('n') ?? 0) || 0) }, (_, i) => ({ i })));
       } else if (url.pathname.startsWith('/flaky/')) {
         if (hits.get(url.pathname) === 1) json(500, { flaky: 'failed' });
         else json(200, { flaky: 'ok' });

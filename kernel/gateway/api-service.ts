@@ -16,6 +16,7 @@ import { installRequestListener, type Gateway } from './request-listener.ts';
 import { DepartedRoutes, type RouteAlias } from './departed-routes.ts';
 import { IdempotencyGate, keepAnswer } from './idempotency.ts';
 import { IdempotencyStore } from '../idempotency/store.ts';
+import { lazyPooledSql } from '../db/pooled-sql.ts';
 import { API_BASE, locationOf, requestPathOf } from './location.ts';
 import { kernelOf } from '../context.ts';
 
@@ -161,7 +162,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
     },
     created() {
       gateway = this as unknown as GatewayState;
-      gateway.idempotencyStore = new IdempotencyStore(() => kernelOf(this.broker).db, { ttlSeconds: opts.idempotencyTtlSeconds, abandonAfterMs: 2 * opts.requestTimeoutMs });
+      gateway.idempotencyStore = new IdempotencyStore(lazyPooledSql(() => { const kernel = kernelOf(this.broker); return { db: kernel.db, embedded: kernel.config.embedded.database }; }), { ttlSeconds: opts.idempotencyTtlSeconds, abandonAfterMs: 2 * opts.requestTimeoutMs });
       gateway.idempotency = new IdempotencyGate(gateway.idempotencyStore, (err) => this.logger.error({ err }, 'keeping the answer of an Idempotency-Key failed; the key stays claimed until abandoned'));
       (this as unknown as GatewayState).identities = new IdentityCache();
       (this as unknown as GatewayState).aliasIndex = new AliasIndex();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { PooledSql } from '../db/pooled-sql.ts';
 
 /** A response kept for replay. */
 export interface StoredResponse {
@@ -22,45 +22,61 @@ export type Claim =
  * waiting for two more disk flushes per keyed call would double the cost of a create. What this
  * risks: a crash of PostgreSQL itself (not of a node) can forget the keys of the last moment.
  */
-const ASYNC_COMMIT = "set_config('synchronous_commit', 'off', true)";
+const ASYNC_COMMIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS commit_mode";
+
+/** The usual case, a key never seen: one plain insert. */
+const CLAIM_NEW = `INSERT INTO idempotency_keys (scope, key, fingerprint, claim_id, state, claimed_at, expires_at)
+  SELECT $1, $2, $3, $4::uuid, 'in_flight', now(), now() + make_interval(secs => $5) FROM ${ASYNC_COMMIT}
+  ON CONFLICT (scope, key) DO NOTHING RETURNING claim_id::text AS claimed`;
+
+/**
+ * A key in use: take it when expired or abandoned (claimed longer ago than $6 ms, its node
+ * gone), and otherwise read what it holds. The outer SELECT sees the table as the statement
+ * began: the row another request holds, or none.
+ */
+const CLAIM_TAKEN = `WITH claimed AS (
+    UPDATE idempotency_keys
+       SET fingerprint = $3, claim_id = $4::uuid, state = 'in_flight', status = NULL, content_type = NULL, location = NULL,
+           body = NULL, claimed_at = now(), expires_at = now() + make_interval(secs => $5)
+     WHERE scope = $1 AND key = $2
+       AND (expires_at <= now() OR (state = 'in_flight' AND claimed_at <= now() - make_interval(secs => $6 / 1000.0)))
+    RETURNING claim_id
+  )
+  SELECT (SELECT claim_id::text FROM claimed) AS claimed, k.fingerprint, k.state, k.status, k.content_type, k.location, k.body
+    FROM ${ASYNC_COMMIT} LEFT JOIN idempotency_keys k ON k.scope = $1 AND k.key = $2`;
+
+const COMPLETE = `UPDATE idempotency_keys SET state = 'done', status = $4, content_type = $5, location = $6, body = $7
+  FROM ${ASYNC_COMMIT} WHERE scope = $1 AND key = $2 AND claim_id = $3::uuid`;
+
+const RELEASE = `DELETE FROM idempotency_keys USING ${ASYNC_COMMIT} WHERE scope = $1 AND key = $2 AND claim_id = $3::uuid`;
 
 type Row = { claimed: string | null; fingerprint: string | null; state: string | null; status: number | null; content_type: string | null; location: string | null; body: Buffer | null };
 
 /**
  * The idempotency keys in PostgreSQL (embedded PGlite alike), so every gateway node sees the
- * same ones. A claim is one statement: it takes a free key, an expired one, or one whose request
- * was abandoned (claimed longer ago than `abandonAfterMs`, its node gone), and otherwise reads
- * what the key holds.
+ * same ones. A claim sits before the action on every keyed request, so it is raw SQL on the
+ * pool (prepared on a real PostgreSQL), one insert for a new key; only a key already in use
+ * takes a second statement.
  */
 export class IdempotencyStore {
   constructor(
-    private readonly db: () => Sequelize,
+    private readonly sql: () => PooledSql,
     private readonly opts: { ttlSeconds: number; abandonAfterMs: number },
   ) {}
 
   async claim(scope: string, key: string, fingerprint: string): Promise<Claim> {
     const claimId = randomUUID();
-    const replacements = { scope, key, fingerprint, claimId, ttl: this.opts.ttlSeconds, abandon: this.opts.abandonAfterMs };
+    const fresh = await this.sql().one<{ claimed: string }>(CLAIM_NEW, [scope, key, fingerprint, claimId, this.opts.ttlSeconds], 'idempotency_claim_new');
+    if (fresh) return { outcome: 'claimed', claimId: fresh.claimed };
     for (let attempt = 0; attempt < 2; attempt++) {
-      // the outer SELECT sees the table as the statement began: the row another request holds, or none
-      const [row] = await this.db().query<Row>(
-        `WITH claimed AS (
-           INSERT INTO idempotency_keys (scope, key, fingerprint, claim_id, state, claimed_at, expires_at)
-           VALUES (:scope, :key, :fingerprint, :claimId, 'in_flight', now(), now() + make_interval(secs => :ttl))
-           ON CONFLICT (scope, key) DO UPDATE
-             SET fingerprint = EXCLUDED.fingerprint, claim_id = EXCLUDED.claim_id, state = 'in_flight', status = NULL,
-                 content_type = NULL, location = NULL, body = NULL, claimed_at = now(), expires_at = EXCLUDED.expires_at
-             WHERE idempotency_keys.expires_at <= now()
-                OR (idempotency_keys.state = 'in_flight' AND idempotency_keys.claimed_at <= now() - make_interval(secs => :abandon / 1000.0))
-           RETURNING claim_id
-         )
-         SELECT (SELECT claim_id::text FROM claimed) AS claimed, k.fingerprint, k.state, k.status, k.content_type, k.location, k.body
-           FROM (SELECT ${ASYNC_COMMIT}) AS commit_mode LEFT JOIN idempotency_keys k ON k.scope = :scope AND k.key = :key`,
-        { replacements, type: QueryTypes.SELECT },
-      );
-      if (row.claimed) return { outcome: 'claimed', claimId: row.claimed };
-      // a concurrent first claim committed after this statement's snapshot: read it again
-      if (row.state === null) continue;
+      const row = await this.sql().one<Row>(CLAIM_TAKEN, [scope, key, fingerprint, claimId, this.opts.ttlSeconds, this.opts.abandonAfterMs], 'idempotency_claim_taken');
+      if (row?.claimed) return { outcome: 'claimed', claimId: row.claimed };
+      // the key was deleted (released, pruned) since the insert: try to take it anew
+      if (!row || row.state === null) {
+        const again = await this.sql().one<{ claimed: string }>(CLAIM_NEW, [scope, key, fingerprint, claimId, this.opts.ttlSeconds], 'idempotency_claim_new');
+        if (again) return { outcome: 'claimed', claimId: again.claimed };
+        continue;
+      }
       if (row.fingerprint !== fingerprint) return { outcome: 'mismatch' };
       if (row.state !== 'done') return { outcome: 'in_flight' };
       return { outcome: 'replay', response: { status: row.status!, contentType: row.content_type, location: row.location, body: row.body } };
@@ -70,27 +86,17 @@ export class IdempotencyStore {
 
   /** Keeps the first response of a claim; false when the claim was taken over meanwhile. */
   async complete(scope: string, key: string, claimId: string, response: StoredResponse): Promise<boolean> {
-    const [, result] = await this.db().query(
-      `UPDATE idempotency_keys SET state = 'done', status = :status, content_type = :contentType, location = :location, body = :body
-        WHERE scope = :scope AND key = :key AND claim_id = :claimId AND ${ASYNC_COMMIT} IS NOT NULL`,
-      { replacements: { scope, key, claimId, status: response.status, contentType: response.contentType, location: response.location, body: response.body } },
-    );
-    return rowCount(result) > 0;
+    const changed = await this.sql().exec(COMPLETE, [scope, key, claimId, response.status, response.contentType, response.location, response.body], 'idempotency_complete');
+    return changed > 0;
   }
 
   /** Frees a claim whose request failed, so the same key may be tried again. */
   async release(scope: string, key: string, claimId: string): Promise<void> {
-    await this.db().query(`DELETE FROM idempotency_keys WHERE scope = :scope AND key = :key AND claim_id = :claimId AND ${ASYNC_COMMIT} IS NOT NULL`, { replacements: { scope, key, claimId } });
+    await this.sql().exec(RELEASE, [scope, key, claimId], 'idempotency_release');
   }
 
   /** Deletes expired keys; returns how many. */
   async prune(): Promise<number> {
-    const [, result] = await this.db().query('DELETE FROM idempotency_keys WHERE expires_at <= now()');
-    return rowCount(result);
+    return this.sql().exec('DELETE FROM idempotency_keys WHERE expires_at <= now()');
   }
-}
-
-/** rows a raw UPDATE or DELETE touched (sequelize hands back the driver's result) */
-function rowCount(result: unknown): number {
-  return Number((result as { rowCount?: number } | null)?.rowCount ?? 0);
 }

@@ -13,6 +13,8 @@ export type Schema = { [keyword: string]: unknown };
 export interface SchemaProblem {
   path: string;
   message: string;
+  /** RFC 6901 pointer to the value, relative to the value validated (unambiguous where a key holds a dot) */
+  pointer: string;
 }
 
 const KNOWN = new Set([
@@ -60,6 +62,15 @@ function at(path: string, key: string | number): string {
   return path ? `${path}.${key}` : String(key);
 }
 
+function pointerAt(pointer: string, key: string | number): string {
+  return `${pointer}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+/** The pointer a caller's starting path stands for (`timeout` -> `/timeout`). */
+function pointerOfPath(path: string): string {
+  return path ? path.split('.').reduce(pointerAt, '') : '';
+}
+
 export interface ValidateOptions {
   /** accept a whole template wherever a value is expected (default true; false for values no template engine will resolve, such as tool arguments) */
   templates?: boolean;
@@ -67,11 +78,15 @@ export interface ValidateOptions {
 
 /** Every problem of value against schema; an empty list means valid. */
 export function validateJsonSchema(schema: Schema | boolean | undefined, value: unknown, path = '', opts: ValidateOptions = {}): SchemaProblem[] {
+  return check(schema, value, path, pointerOfPath(path), opts);
+}
+
+function check(schema: Schema | boolean | undefined, value: unknown, path: string, pointer: string, opts: ValidateOptions): SchemaProblem[] {
   if (schema === undefined || schema === true) return [];
-  if (schema === false) return [{ path, message: 'is not allowed' }];
+  if (schema === false) return [{ path, pointer, message: 'is not allowed' }];
   if (opts.templates !== false && isWholeTemplate(value)) return [];
   const problems: SchemaProblem[] = [];
-  const push = (message: string, p = path) => problems.push({ path: p, message });
+  const push = (message: string) => problems.push({ path, pointer, message });
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
     if (!types.some((t) => typeMatches(value, t))) {
@@ -95,43 +110,44 @@ export function validateJsonSchema(schema: Schema | boolean | undefined, value: 
   if (Array.isArray(value)) {
     if (typeof schema.minItems === 'number' && value.length < schema.minItems) push(`must have at least ${schema.minItems} items`);
     if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) push(`must have at most ${schema.maxItems} items`);
-    if (schema.items !== undefined) value.forEach((item, i) => problems.push(...validateJsonSchema(schema.items as Schema, item, at(path, i), opts)));
+    if (schema.items !== undefined) value.forEach((item, i) => problems.push(...check(schema.items as Schema, item, at(path, i), pointerAt(pointer, i), opts)));
   }
-  if (typeOf(value) === 'object') problems.push(...objectProblems(schema, value as Record<string, unknown>, path, opts));
-  problems.push(...combinatorProblems(schema, value, path, opts));
+  if (typeOf(value) === 'object') problems.push(...objectProblems(schema, value as Record<string, unknown>, path, pointer, opts));
+  problems.push(...combinatorProblems(schema, value, path, pointer, opts));
   return problems;
 }
 
-function objectProblems(schema: Schema, value: Record<string, unknown>, path: string, opts: ValidateOptions): SchemaProblem[] {
+function objectProblems(schema: Schema, value: Record<string, unknown>, path: string, pointer: string, opts: ValidateOptions): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   for (const name of (schema.required ?? []) as string[]) {
-    if (value[name] === undefined) problems.push({ path: at(path, name), message: 'is required' });
+    if (value[name] === undefined) problems.push({ path: at(path, name), pointer: pointerAt(pointer, name), message: 'is required' });
   }
   for (const [name, item] of Object.entries(value)) {
     if (item === undefined) continue;
-    if (name in properties) problems.push(...validateJsonSchema(properties[name], item, at(path, name), opts));
-    else if (schema.additionalProperties === false) problems.push({ path: at(path, name), message: 'is not a known setting' });
+    if (name in properties) problems.push(...check(properties[name], item, at(path, name), pointerAt(pointer, name), opts));
+    else if (schema.additionalProperties === false) problems.push({ path: at(path, name), pointer: pointerAt(pointer, name), message: 'is not a known setting' });
     else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
-      problems.push(...validateJsonSchema(schema.additionalProperties as Schema, item, at(path, name), opts));
+      problems.push(...check(schema.additionalProperties as Schema, item, at(path, name), pointerAt(pointer, name), opts));
     }
   }
   return problems;
 }
 
-function combinatorProblems(schema: Schema, value: unknown, path: string, opts: ValidateOptions): SchemaProblem[] {
+function combinatorProblems(schema: Schema, value: unknown, path: string, pointer: string, opts: ValidateOptions): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  if (Array.isArray(schema.allOf)) for (const sub of schema.allOf) problems.push(...validateJsonSchema(sub as Schema, value, path, opts));
-  if (Array.isArray(schema.anyOf) && !schema.anyOf.some((sub) => validateJsonSchema(sub as Schema, value, path, opts).length === 0)) {
-    problems.push({ path, message: 'matches none of the allowed forms' });
+  const checkHere = (sub: Schema, v: unknown, p: string, o: ValidateOptions): SchemaProblem[] => check(sub, v, p, pointer, o);
+  if (Array.isArray(schema.allOf)) for (const sub of schema.allOf) problems.push(...checkHere(sub as Schema, value, path, opts));
+  if (Array.isArray(schema.anyOf) && !schema.anyOf.some((sub) => checkHere(sub as Schema, value, path, opts).length === 0)) {
+    problems.push({ path, pointer, message: 'matches none of the allowed forms' });
   }
   if (Array.isArray(schema.oneOf)) {
-    const matching = schema.oneOf.filter((sub) => validateJsonSchema(sub as Schema, value, path, opts).length === 0).length;
-    if (matching !== 1) problems.push({ path, message: matching === 0 ? 'matches none of the allowed forms' : 'matches more than one allowed form' });
+    const matching = schema.oneOf.filter((sub) => checkHere(sub as Schema, value, path, opts).length === 0).length;
+    if (matching !== 1) problems.push({ path, pointer, message: matching === 0 ? 'matches none of the allowed forms' : 'matches more than one allowed form' });
   }
   if (schema.if !== undefined) {
-    const branch = validateJsonSchema(schema.if as Schema, value, path, opts).length === 0 ? schema.then : schema.else;
-    if (branch !== undefined) problems.push(...validateJsonSchema(branch as Schema, value, path, opts));
+    const branch = checkHere(schema.if as Schema, value, path, opts).length === 0 ? schema.then : schema.else;
+    if (branch !== undefined) problems.push(...checkHere(branch as Schema, value, path, opts));
   }
   return problems;
 }

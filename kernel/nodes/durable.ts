@@ -24,6 +24,19 @@ export const WORKFLOWS_CHECKPOINT_ACTION = 'workflows.checkpoint';
 export const WORKFLOWS_LIVE_EVENTS_ACTION = 'workflows.liveEvents';
 export const WORKFLOWS_DECIDE_ACTION = 'workflows.decide';
 export const WORKFLOWS_START_INTERNAL_RUN_ACTION = 'workflows.startInternalRun';
+/** `{workspace_id}` -> the workspace's enabled chat entrypoint (ChatEntrypoint), or null */
+export const WORKFLOWS_CHAT_ENTRYPOINT_ACTION = 'workflows.chatEntrypoint';
+
+/** A workspace's chat entrypoint: the enabled binding with `chat_entrypoint: true`. */
+export interface ChatEntrypoint {
+  binding_id: string;
+  workflow_id: string;
+  workflow_name: string;
+}
+/** `{binding_id, trigger, watch?}` -> `{run_id, status, seq}`: a run of a chat entrypoint, owned by the caller */
+export const WORKFLOWS_START_CHAT_RUN_ACTION = 'workflows.startChatRun';
+/** emitted (balanced) when a run started from a chat entrypoint finishes or pauses: `{entity_id, run_id, owner_id, conversation_id, kind: 'workflow', status, paused_at}` (paused_at: the step a paused run waits on) */
+export const WORKFLOWS_CHAT_RUN_STOPPED_EVENT = 'workflows.chat_run.stopped';
 /** broadcast {run_id, reason}: the node driving the run asks its durable steps to stop */
 export const WORKFLOWS_INTERRUPT_EVENT = 'workflows.run.interrupt';
 /** emitted after a worker's drive of an internal run (trigger_type `agent`) ends: see RunSettled */

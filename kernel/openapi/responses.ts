@@ -26,6 +26,8 @@ export const PROBLEM_SCHEMA: JSONSchema = {
 					field: { type: 'string' },
 					message: { type: 'string' },
 					type: { type: 'string', description: 'The rule that failed.' },
+					step_id: { type: 'string', description: 'The workflow step the problem is on (workflow definitions).' },
+					pointer: { type: 'string', description: 'RFC 6901 pointer into the request body to the failing value, where the API can name it (workflow definitions: `/steps/2/config/url`).' },
 				},
 				required: ['field', 'message'],
 			},

@@ -39,6 +39,7 @@ export class BullJobQueue implements JobQueue {
   private readonly consuming = new Set<QueueName>();
   private readonly inFlight = new InFlightHandlers();
   private readonly onError: (error: Error) => void;
+  private readonly reconnectListeners = new Set<() => void>();
   private closed = false;
 
   constructor(opts: BullJobQueueOptions) {
@@ -50,6 +51,11 @@ export class BullJobQueue implements JobQueue {
       return connection;
     };
     this.commands = connect(false);
+    let connectedBefore = false;
+    this.commands.client.on('ready', () => {
+      if (connectedBefore && !this.closed) for (const listener of this.reconnectListeners) listener();
+      connectedBefore = true;
+    });
     let subscriber: RedisConnection | undefined;
     for (const name of QUEUE_NAMES) {
       const queue = new Bull(name, {
@@ -68,6 +74,11 @@ export class BullJobQueue implements JobQueue {
       this.guardWorkerName(queue);
       this.queues.set(name, queue);
     }
+  }
+
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
   }
 
   async enqueue(queueName: QueueName, job: EnqueueJob): Promise<void> {

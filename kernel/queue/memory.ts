@@ -68,6 +68,11 @@ export class MemoryJobQueue implements JobQueue {
     this.assertOpen();
   }
 
+  /** In process: no connection to lose. */
+  onReconnect(): () => void {
+    return () => undefined;
+  }
+
   async close(): Promise<void> {
     this.draining = true;
     this.closed = true;

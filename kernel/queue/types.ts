@@ -56,6 +56,12 @@ export interface JobQueue {
   drain(timeoutMs: number): Promise<void>;
   /** Rejects when the broker is unreachable (readiness probe). */
   check(): Promise<void>;
+  /**
+   * Calls `listener` each time the broker is reachable again after a lost connection: it may
+   * have lost its jobs meanwhile (a Redis restarted without persistence), so owners of durable
+   * rows queue theirs again. Returns the unsubscribe. The in-process queue never calls it.
+   */
+  onReconnect(listener: () => void): () => void;
   /** Releases connections and timers; call drain first for a graceful stop. */
   close(): Promise<void>;
 }

@@ -21,6 +21,14 @@ function stepError(err: unknown): NodeStepError {
   return new NodeStepError(String(e?.message ?? err).slice(0, 2000), typeof e?.type === 'string' && e.type ? e.type : 'SANDBOX_ERROR');
 }
 
+/** An n8n Code node's answer as items: the json of each `{json}` (or the object itself); in mode each, the one item. */
+function n8nItems(result: unknown, each: boolean): unknown {
+  const jsonOf = (x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) && 'json' in x ? (x as { json: unknown }).json : x);
+  if (each) return jsonOf(Array.isArray(result) ? result[0] ?? null : result);
+  if (result === null || result === undefined) return [];
+  return (Array.isArray(result) ? result : [result]).map(jsonOf);
+}
+
 type CodeParams = { config: CodeConfig; input?: unknown; context?: unknown };
 
 /** One snippet run; an abort of `signal` (a run interrupt) cancels it in the sandbox at once. */
@@ -42,6 +50,7 @@ async function runCode(ctx: Context<CodeParams>, signal: AbortSignal): Promise<u
     };
     // the sandbox bounds the run; the engine bounds the step (config.timeout)
     const out = await ctx.call<SandboxRunResult, SandboxRunParams>(SANDBOX_RUN_ACTION, params, { timeout: 0 });
+    if (params.dialect === 'n8n') return { output: n8nItems(out.result, (params.input as { mode?: unknown } | null)?.mode === 'each') };
     return { output: out.result };
   } catch (err) {
     if (signal.aborted) throw signal.reason;

@@ -1,11 +1,18 @@
 import { decide, OPERATORS } from '../../kernel/nodes/decide.ts';
 import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
+import { itemsOf } from '../../kernel/nodes/data-node.ts';
+import { COMBINE_SCHEMA, compileConditions, ITEM_CONDITIONS_SCHEMA, type Condition } from '../../kernel/nodes/item-conditions.ts';
+import { routeItems } from '../../kernel/nodes/item-routing.ts';
 
 /**
  * Workflow node type `condition`: `expression` (usually a template such as
  * "{{trigger.body.amount}}"), optionally compared by `operator` with `value`; without an
  * operator the expression's truthiness decides. `branches.true` / `branches.false` name the
  * step ids followed (each also in `next`); a side without targets ends that path.
+ *
+ * Item mode (`items` and `conditions`, as the filter's): each item goes to the side it meets;
+ * the output is `{true: [...], false: [...]}`, a side's targets receive its items as their input,
+ * and a side without items is not taken.
  */
 const target = { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] };
 const nodeType: NodeTypeDeclaration = {
@@ -17,12 +24,18 @@ const nodeType: NodeTypeDeclaration = {
   config_schema: {
     type: 'object',
     properties: {
-      expression: {},
-      operator: { type: 'string', enum: OPERATORS },
-      value: {},
-      branches: { type: 'object', properties: { true: target, false: target }, additionalProperties: false },
+      expression: { description: 'What is tested, usually a template such as "{{trigger.body.amount}}" (not in item mode).', examples: ['{{trigger.body.amount}}'] },
+      operator: { type: 'string', enum: OPERATORS, description: 'How the expression is compared with value (default: its truthiness).', examples: ['gt'] },
+      value: { description: 'What the expression is compared with.', examples: [100] },
+      items: { type: 'array', description: 'Item mode: the list whose items are routed, usually a template such as "{{fetch.output.items}}".', examples: ['{{fetch.output.items}}'] },
+      conditions: { ...ITEM_CONDITIONS_SCHEMA, description: `Item mode: ${ITEM_CONDITIONS_SCHEMA.description}` },
+      combine: COMBINE_SCHEMA,
+      branches: { type: 'object', properties: { true: target, false: target }, additionalProperties: false, description: 'Step ids followed on each side (each also in next).', examples: [{ true: 'notify', false: 'archive' }] },
     },
-    required: ['expression', 'branches'],
+    required: ['branches'],
+    if: { required: ['items'] },
+    then: { required: ['conditions'] },
+    else: { required: ['expression'] },
     additionalProperties: false,
   },
   outputs: ['true', 'false'],
@@ -30,10 +43,22 @@ const nodeType: NodeTypeDeclaration = {
   uncertain_effect: false,
 };
 
-type Config = { expression: unknown; operator?: string; value?: unknown; branches: { true?: string | string[]; false?: string | string[] } };
+type Config = {
+  expression?: unknown; operator?: string; value?: unknown; items?: unknown; conditions?: Condition[]; combine?: 'and' | 'or';
+  branches: { true?: string | string[]; false?: string | string[] };
+};
+
+const noWait = async (): Promise<void> => undefined;
+
+async function itemMode(config: Config) {
+  const test = compileConditions(config.conditions ?? [], config.combine ?? 'and');
+  const routed = await routeItems(itemsOf(config.items, null), ['true', 'false'], (item) => (test(item) ? 'true' : 'false'), config.branches, noWait);
+  return { output: routed.output, next: routed.next, route: routed.route, origins: routed.origins };
+}
 
 export default defineNodeType(nodeType, (params: { config: Config }) => {
   const { config } = params;
+  if (config.items !== undefined) return itemMode(config);
   const result = decide(config.expression, config.operator, config.value);
   const chosen = config.branches[result ? 'true' : 'false'];
   return { output: { result, branch: result ? 'true' : 'false' }, next: chosen === undefined ? [] : [chosen].flat() };

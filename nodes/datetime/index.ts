@@ -18,7 +18,12 @@ export const nodeType: NodeTypeDeclaration = {
   description: 'Parses, formats, adds to, diffs and converts date-times in IANA time zones, DST-correct.',
   config_schema: {
     type: 'object',
-    properties: { ...DATETIME_PROPERTIES, timeout: STEP_TIMEOUT_SCHEMA },
+    properties: {
+      ...DATETIME_PROPERTIES,
+      output_field: { type: ['string', 'null'], minLength: 1, maxLength: 200, default: null, description: "Put the result into a copy of `item` under this key instead of answering the whole result (null: the whole result): the text for format, the ISO date-time for now, parse, add and convert, the number for diff.", examples: ['formattedDate'] },
+      item: { type: 'object', default: {}, description: 'With output_field: the object the result is added to, usually "{{item}}" in a step with each.', examples: ['{{item}}'] },
+      timeout: STEP_TIMEOUT_SCHEMA,
+    },
     required: ['op'],
     additionalProperties: false,
     allOf: DATETIME_REQUIREMENTS,
@@ -34,9 +39,21 @@ export const nodeType: NodeTypeDeclaration = {
   },
 };
 
-export default defineDataNodeType<DatetimeArgs>(nodeType, ({ config }) => {
+type Config = DatetimeArgs & { output_field?: string | null; item?: Record<string, unknown> };
+
+/** The one value output_field receives from a result. */
+function valueOf(op: DatetimeArgs['op'], result: Record<string, unknown>): unknown {
+  if (op === 'format') return result.text;
+  if (op === 'diff') return result.value;
+  return result.iso;
+}
+
+export default defineDataNodeType<Config>(nodeType, ({ config }) => {
   try {
-    return { output: runDatetime(config, { gaps: 'refuse' }) };
+    const { output_field: field, item, ...args } = config;
+    const result = runDatetime(args, { gaps: 'refuse' }) as Record<string, unknown>;
+    if (field === undefined || field === null) return { output: result };
+    return { output: { ...(item ?? {}), [field]: valueOf(args.op, result) } };
   } catch (err) {
     if (err instanceof DatetimeInputError) throw new NodeStepError(err.message, err.code === 'BAD_DATETIME' ? 'DATETIME_BAD_VALUE' : `DATETIME_${err.code}`);
     throw err;

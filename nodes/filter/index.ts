@@ -1,13 +1,12 @@
-import { OPERATORS } from '../../kernel/nodes/decide.ts';
 import type { NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 import { COMMON_STEP_FAILURES, defineDataNodeType, itemsOf, ITEMS_SCHEMA, STEP_TIMEOUT_SCHEMA } from '../../kernel/nodes/data-node.ts';
-import { FIELD_PATH_SCHEMA } from '../../kernel/nodes/item-path.ts';
-import { compileConditions, PATTERN_OPERATORS, type Condition } from './conditions.ts';
+import { COMBINE_SCHEMA, compileConditions, ITEM_CONDITIONS_SCHEMA, type Condition } from '../../kernel/nodes/item-conditions.ts';
+import { routeItems } from '../../kernel/nodes/item-routing.ts';
 
 /**
  * Workflow node type `filter`: splits a list into the items meeting the conditions (`kept`) and
  * the others (`discarded`). With `branches`, each side's targets are followed only when that
- * side has items.
+ * side has items, and receive that side's items as their input (kernel/nodes/item-routing.ts).
  */
 const target = { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] };
 export const nodeType: NodeTypeDeclaration = {
@@ -20,24 +19,8 @@ export const nodeType: NodeTypeDeclaration = {
     type: 'object',
     properties: {
       items: ITEMS_SCHEMA,
-      conditions: {
-        type: 'array',
-        minItems: 1,
-        maxItems: 50,
-        description: 'Each compares a field of the item with `value` by `operator`. Patterns (matches, not_matches) run on a linear-time engine: no backreferences, lookaround or case-insensitive flag.',
-        examples: [[{ field: 'status', operator: 'eq', value: 'open' }, { field: 'email', operator: 'matches', value: '@example\\.com$' }]],
-        items: {
-          type: 'object',
-          properties: {
-            field: FIELD_PATH_SCHEMA,
-            operator: { type: 'string', enum: [...OPERATORS, ...PATTERN_OPERATORS, 'starts_with', 'ends_with'], default: 'truthy', description: 'How the field is compared with value.' },
-            value: { description: 'What the field is compared with (a pattern for matches / not_matches).' },
-          },
-          required: ['field'],
-          additionalProperties: false,
-        },
-      },
-      combine: { type: 'string', enum: ['and', 'or'], default: 'and', description: 'Whether an item must meet every condition (and) or one (or).', examples: ['or'] },
+      conditions: ITEM_CONDITIONS_SCHEMA,
+      combine: COMBINE_SCHEMA,
       branches: {
         type: 'object',
         properties: { kept: target, discarded: target },
@@ -62,14 +45,9 @@ type Config = { items?: unknown; conditions: Condition[]; combine?: 'and' | 'or'
 export default defineDataNodeType<Config>(nodeType, async ({ config, input }, budget) => {
   const items = itemsOf(config.items, input);
   const test = compileConditions(config.conditions, config.combine ?? 'and');
-  const kept: unknown[] = [];
-  const discarded: unknown[] = [];
-  for (const item of items) {
-    (test(item) ? kept : discarded).push(item);
-    await budget.tick();
-  }
+  const routed = await routeItems(items, ['kept', 'discarded'], (item) => (test(item) ? 'kept' : 'discarded'), config.branches ?? {}, () => budget.tick());
+  const { kept, discarded } = routed.output;
   const output = { kept, discarded, kept_count: kept.length, discarded_count: discarded.length };
-  if (!config.branches) return { output };
-  const next = [kept.length ? config.branches.kept : undefined, discarded.length ? config.branches.discarded : undefined].flat().filter((t): t is string => typeof t === 'string');
-  return { output, next };
+  if (!config.branches) return { output, origins: routed.origins };
+  return { output, next: routed.next, route: routed.route, origins: routed.origins };
 });

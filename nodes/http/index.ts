@@ -28,6 +28,7 @@ const nodeType: NodeTypeDeclaration = {
       timeout: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 3600 },
       follow_redirects: { type: 'boolean', default: true },
       fail_on_error_status: { type: 'boolean', default: true },
+      output: { type: 'string', enum: ['full', 'body'], default: 'full', description: 'full: {status, ok, headers, body, url}; body: the response body alone (as an n8n HTTP Request node answers).', examples: ['body'] },
     },
     required: ['url'],
     additionalProperties: false,
@@ -36,7 +37,7 @@ const nodeType: NodeTypeDeclaration = {
   uncertain_effect: { config_key: 'method', values: ['POST', 'PATCH'] },
 };
 
-type Config = { method?: string; url: string; headers?: Record<string, string>; body?: unknown; timeout?: number | null; follow_redirects?: boolean; fail_on_error_status?: boolean };
+type Config = { method?: string; url: string; headers?: Record<string, string>; body?: unknown; timeout?: number | null; follow_redirects?: boolean; fail_on_error_status?: boolean; output?: 'full' | 'body' };
 type HttpNodeService = Service & { policy?: AddressPolicy };
 
 export default {
@@ -70,6 +71,7 @@ export default {
         });
         const ok = res.status >= 200 && res.status < 400;
         if (!ok && config.fail_on_error_status !== false) throw new Error(`http: ${method} ${res.url} answered ${res.status}`);
+        if (config.output === 'body') return { output: res.body };
         return { output: { status: res.status, ok, headers: res.headers, body: res.body, url: res.url } };
       },
     },

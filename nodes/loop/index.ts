@@ -13,7 +13,7 @@ export const MAX_LOOP_ITERATIONS = 1000;
  * run continues at the first iteration without one. During iteration i the body reads
  * `{{<loop>.output.item}}` (the element; with batches `items`), `index`, `iteration`, `total`;
  * after it, the loop step's output has `results` (per iteration, what the steps leading back
- * gave).
+ * gave) and `collected` (those results as one list, each iteration's list flattened in).
  */
 const target = { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] };
 export const nodeType: NodeTypeDeclaration = {
@@ -56,6 +56,6 @@ export default defineDataNodeType<Config>(nodeType, ({ config }) => {
   const iterations = Math.ceil(config.items.length / batchSize);
   if (iterations > MAX_LOOP_ITERATIONS) throw new NodeStepError(`config.items has ${config.items.length} elements: ${iterations} iterations of ${batchSize}, over the ${MAX_LOOP_ITERATIONS} a loop runs.`, 'LOOP_TOO_LONG');
   const output = { items: config.items, batch_size: batchSize, iterations };
-  if (iterations === 0) return { output: { ...output, results: [] }, next: [config.branches.done ?? []].flat() };
+  if (iterations === 0) return { output: { ...output, results: [], collected: [] }, next: [config.branches.done ?? []].flat() };
   return { output, next: [config.branches.body].flat() };
 });

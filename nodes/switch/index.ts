@@ -1,10 +1,19 @@
 import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 import { sameValue } from '../../kernel/nodes/values.ts';
+import { itemsOf } from '../../kernel/nodes/data-node.ts';
+import { valueAt } from '../../kernel/nodes/item-path.ts';
+import { COMBINE_SCHEMA, compileConditions, ITEM_CONDITIONS_SCHEMA, type Condition } from '../../kernel/nodes/item-conditions.ts';
+import { routeItems, type Targets } from '../../kernel/nodes/item-routing.ts';
 
 /**
  * Workflow node type `switch`: follows the `next` of the first case whose `equals` matches
  * `value` (compared as JSON; a number and its string form match), else `default`. Every
  * target is also in the step's `next`.
+ *
+ * Item mode (`items`): each item goes to the first case it matches (`equals` against the item's
+ * `field`, or the case's own `conditions` on the item), else to `default`; the output is
+ * `{case_0: [...], case_1: [...], ..., default: [...]}`, a case's targets receive its items as
+ * their input, and a case without items is not taken.
  */
 const target = { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] };
 const nodeType: NodeTypeDeclaration = {
@@ -12,20 +21,32 @@ const nodeType: NodeTypeDeclaration = {
   version: 1,
   category: 'logic',
   title: 'Switch',
-  description: 'Follows the branch of the first case equal to value, else default.',
+  description: 'Follows the branch of the first case equal to value, else default; in item mode routes each item of a list.',
   config_schema: {
     type: 'object',
     properties: {
-      value: {},
+      value: { description: 'What the cases are compared with, usually a template (not in item mode).', examples: ['{{trigger.body.kind}}'] },
+      items: { type: 'array', description: 'Item mode: the list whose items are routed, usually a template.', examples: ['{{fetch.output.items}}'] },
+      field: { type: 'string', maxLength: 500, default: '', description: "Item mode: the path in each item the cases' equals are compared with ('' is the item itself).", examples: ['status'] },
       cases: {
         type: 'array',
         minItems: 1,
         maxItems: 100,
-        items: { type: 'object', properties: { equals: {}, next: target }, required: ['equals', 'next'], additionalProperties: false },
+        description: 'Tried in order; the first match wins.',
+        examples: [[{ equals: 'open', next: 'triage' }]],
+        items: {
+          type: 'object',
+          properties: { equals: {}, conditions: ITEM_CONDITIONS_SCHEMA, combine: COMBINE_SCHEMA, next: target },
+          required: ['next'],
+          additionalProperties: false,
+        },
       },
-      default: target,
+      default: { ...target, description: 'Followed when no case matches.', examples: ['other'] },
     },
-    required: ['value', 'cases'],
+    required: ['cases'],
+    if: { required: ['items'] },
+    then: {},
+    else: { required: ['value'] },
     additionalProperties: false,
   },
   outputs: ['case', 'default'],
@@ -33,10 +54,29 @@ const nodeType: NodeTypeDeclaration = {
   uncertain_effect: false,
 };
 
-type Config = { value: unknown; cases: { equals: unknown; next: string | string[] }[]; default?: string | string[] };
+type Case = { equals?: unknown; conditions?: Condition[]; combine?: 'and' | 'or'; next: string | string[] };
+type Config = { value?: unknown; items?: unknown; field?: string; cases: Case[]; default?: string | string[] };
+
+const noWait = async (): Promise<void> => undefined;
+
+async function itemMode(config: Config) {
+  const tests = config.cases.map((c, i) =>
+    c.conditions ? compileConditions(c.conditions, c.combine ?? 'and', `config.cases.${i}.conditions`) : (item: unknown) => sameValue(valueAt(item, config.field ?? ''), c.equals),
+  );
+  const keys = [...config.cases.map((_, i) => `case_${i}`), 'default'];
+  const targets: Record<string, Targets> = Object.fromEntries(config.cases.map((c, i) => [`case_${i}`, c.next]));
+  targets.default = config.default;
+  const branchOf = (item: unknown): string => {
+    const index = tests.findIndex((test) => test(item));
+    return index >= 0 ? `case_${index}` : 'default';
+  };
+  const routed = await routeItems(itemsOf(config.items, null), keys, branchOf, targets, noWait);
+  return { output: routed.output, next: routed.next, route: routed.route, origins: routed.origins };
+}
 
 export default defineNodeType(nodeType, (params: { config: Config }) => {
   const { config } = params;
+  if (config.items !== undefined) return itemMode(config);
   const index = config.cases.findIndex((c) => sameValue(config.value, c.equals));
   if (index >= 0) return { output: { matched: index, value: config.value }, next: [config.cases[index].next].flat() };
   return { output: { matched: 'default', value: config.value }, next: config.default === undefined ? [] : [config.default].flat() };

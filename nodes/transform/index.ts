@@ -1,8 +1,11 @@
 import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
+import { applyTypes, VALUE_TYPES, type ValueType } from './types.ts';
 
 /**
  * Workflow node type `transform`: config `set` is an object whose values are templates; the
- * engine resolves them against committed data, and the resolved object is the output.
+ * engine resolves them against committed data, and the resolved object is the output, laid
+ * over `base` when given (an n8n Set node keeping the item's other fields); `types` converts
+ * values at dot paths of `set` (an n8n Set node's typed fields, types.ts).
  */
 const nodeType: NodeTypeDeclaration = {
   type: 'transform',
@@ -12,7 +15,14 @@ const nodeType: NodeTypeDeclaration = {
   description: 'Output = config.set with every template resolved ({{stepId.output.path}}, {{varName}}, {{trigger}}).',
   config_schema: {
     type: 'object',
-    properties: { set: { type: 'object' } },
+    properties: {
+      set: { type: 'object', description: 'The output: each value a template or a literal.', examples: [{ total: '{{order.output.total}}' }] },
+      base: { type: 'object', description: 'An object set is laid over (its keys kept unless set names them), usually "{{item}}" in a step with each.', examples: ['{{item}}'] },
+      types: {
+        type: 'object', additionalProperties: { type: 'string', enum: [...VALUE_TYPES] },
+        description: 'Converts the resolved value at a dot path of set to a type (a value that cannot be one fails the step with BAD_INPUT).', examples: [{ id: 'string', 'totals.net': 'number' }],
+      },
+    },
     required: ['set'],
     additionalProperties: false,
   },
@@ -20,6 +30,9 @@ const nodeType: NodeTypeDeclaration = {
   uncertain_effect: false,
 };
 
-export default defineNodeType(nodeType, (params: { config: { set: Record<string, unknown> } }) => {
-  return { output: params.config.set };
+export default defineNodeType(nodeType, (params: { config: { set: Record<string, unknown>; base?: unknown; types?: Record<string, ValueType> } }) => {
+  const { base, types } = params.config;
+  const set = types ? applyTypes(params.config.set, types) : params.config.set;
+  if (base && typeof base === 'object' && !Array.isArray(base)) return { output: { ...base, ...set } };
+  return { output: set };
 });

@@ -43,11 +43,24 @@ export class RunSegment {
   private readonly seen = new Map<number, string>();
   /** rounds whose committed message arrived: a live delta of theirs coming later is old news */
   private readonly settledRounds = new Set<number>();
+  /** steps whose start was shown (a step's start goes out live, then again with its receipt) */
+  private readonly startedSteps = new Set<string>();
 
-  constructor(private readonly runId: string) {}
+  /** `workflowId`: the chat entrypoint's workflow when its run answers (its steps are shown); null for an agent's run */
+  constructor(private readonly runId: string, private readonly workflowId: string | null = null) {}
+
+  /** A finished workflow run whose steps said nothing: its reply is the run's output (replyTextOf). */
+  get wantsRunOutput(): boolean {
+    return this.workflowId !== null && this.terminal?.kind === 'finished' && this.terminal.status === 'completed' && this.text === '';
+  }
 
   get ended(): boolean {
     return this.terminal !== undefined;
+  }
+
+  /** The run finished in this segment (a pause may still be followed by the run's resume). */
+  get finished(): boolean {
+    return this.terminal?.kind === 'finished';
   }
 
   /** The frames an event becomes (often none). */
@@ -71,6 +84,9 @@ export class RunSegment {
       }
       case 'agent.message':
         return this.message(e);
+      case 'step.started':
+      case 'step.finished':
+        return this.step(e);
       case 'agent.tool.result':
         if (d.name === ASK_HUMAN) return [];
         return [{ id: e.id, type: 'tool.result', data: { id: str(d.call_id) ?? '', name: str(d.name) ?? '', ok: d.ok === true, ...(d.error ? { error: d.error } : {}) } }];
@@ -107,6 +123,20 @@ export class RunSegment {
     return frames;
   }
 
+  /** a workflow run's step, as a `workflow.step` frame (an agent's run shows none) */
+  private step(e: RunLine): Frame[] {
+    const d = e.data;
+    const stepId = str(d.step_id);
+    if (this.workflowId === null || !stepId) return [];
+    if (e.type === 'step.started') {
+      if (this.startedSteps.has(stepId)) return [];
+      this.startedSteps.add(stepId);
+      return [{ ...(e.id !== undefined ? { id: e.id } : {}), type: 'workflow.step', data: { step_id: stepId, type: str(d.type), status: 'running' } }];
+    }
+    this.startedSteps.add(stepId);
+    return [{ id: e.id, type: 'workflow.step', data: { step_id: stepId, status: str(d.status) ?? 'completed', ...(d.error ? { error: errorOf(d.error) } : {}) } }];
+  }
+
   private paused(e: RunLine): Frame[] {
     const pause = (e.data.pause ?? {}) as Record<string, unknown>;
     const stepId = str(pause.step_id) ?? '';
@@ -114,11 +144,17 @@ export class RunSegment {
     if (pause.kind === 'runtime_approval') {
       const request = (pause.request ?? {}) as Record<string, unknown>;
       const tool = str(request.action);
-      this.terminal = { kind: 'paused', pending: { kind: 'approval', run_id: this.runId, step_id: stepId, tool, reason: message } };
-      return [{ id: e.id, type: 'approval.required', data: { run_id: this.runId, step_id: stepId, tool, reason: message } }];
+      this.terminal = { kind: 'paused', pending: { kind: 'approval', source: 'tool', run_id: this.runId, step_id: stepId, tool, reason: message, workflow_id: this.workflowId } };
+      return [{ id: e.id, type: 'approval.required', data: { run_id: this.runId, step_id: stepId, tool, reason: message, source: 'tool' } }];
+    }
+    if (pause.kind === 'approval') {
+      // an approval wait of the chat entrypoint's workflow: its owner decides it, here or on the run
+      const reason = message ?? `The workflow waits for your approval at step '${stepId}'.`;
+      this.terminal = { kind: 'paused', pending: { kind: 'approval', source: 'workflow', run_id: this.runId, step_id: stepId, tool: null, reason, workflow_id: this.workflowId } };
+      return [{ id: e.id, type: 'approval.required', data: { run_id: this.runId, step_id: stepId, tool: null, reason, source: 'workflow' } }];
     }
     if (pause.kind === 'question') {
-      this.terminal = { kind: 'paused', pending: { kind: 'question', run_id: this.runId, step_id: stepId, text: message } };
+      this.terminal = { kind: 'paused', pending: { kind: 'question', run_id: this.runId, step_id: stepId, text: message, workflow_id: this.workflowId } };
       return [{ id: e.id, type: 'question', data: { text: message ?? '' } }];
     }
     this.terminal = { kind: 'paused', pending: null };
@@ -130,8 +166,8 @@ export class RunSegment {
     const t = this.terminal;
     if (!t) return undefined;
     if (t.kind === 'paused') {
-      const question = t.pending?.kind === 'question' ? (t.pending.text ?? '') : '';
-      const content = [this.text, question].filter(Boolean).join('\n\n');
+      const asked = t.pending?.kind === 'question' ? (t.pending.text ?? '') : t.pending?.source === 'workflow' ? (t.pending.reason ?? '') : '';
+      const content = [this.text, asked].filter(Boolean).join('\n\n');
       return { content, status: 'complete', usage: this.usage, pause: t.pending, error: null };
     }
     const status = t.status === 'failed' ? 'failed' : t.status === 'cancelled' || this.interrupted ? 'interrupted' : 'complete';

@@ -1,5 +1,6 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
+import { WORKFLOWS_CHAT_RUN_STOPPED_EVENT } from '../../kernel/nodes/durable.ts';
 import { message, stream } from './actions/message.ts';
 import { decideApproval, listConversationsAction, listMessagesAction, removeConversation, runEvents } from './actions/conversations.ts';
 import { postWorkspaceMessage, workspaceMessages } from './actions/workspace-thread.ts';
@@ -27,6 +28,13 @@ export default {
     postWorkspaceMessage,
   },
   events: {
+    [WORKFLOWS_CHAT_RUN_STOPPED_EVENT]: {
+      group: 'chat',
+      handler(this: ChatService, ctx: Context<ChatOutcome>) {
+        // a run of the workspace's chat entrypoint stopped: its reply settles even with no client following
+        void settleOutcome(this.broker, this.db, ctx.params).catch((err: Error) => this.logger.warn({ err, run_id: ctx.params.run_id }, 'could not settle a chat reply from its workflow run'));
+      },
+    },
     'agent.run.outcome': {
       group: 'chat',
       handler(this: ChatService, ctx: Context<ChatOutcome>) {

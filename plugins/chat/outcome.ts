@@ -1,7 +1,7 @@
 import type { ServiceBroker } from 'moleculer';
 import type { Sequelize } from 'sequelize';
 import { settleFromRun } from './runs.ts';
-import { streamingOfRun } from './store.ts';
+import { insertMessage, lastOfRun, streamingOfRun, takePending, type MessageRow } from './store.ts';
 
 /** `agent.run.outcome` as nodes/agent emits it (the fields chat reads). */
 export interface ChatOutcome {
@@ -10,6 +10,9 @@ export interface ChatOutcome {
   owner_id: string | null;
   conversation_id: string | null;
   kind: string;
+  /** a workflow run's: how it stopped, and the step a paused one waits on */
+  status?: string;
+  paused_at?: string | null;
 }
 
 /**
@@ -19,7 +22,24 @@ export interface ChatOutcome {
  */
 export async function settleOutcome(broker: ServiceBroker, db: Sequelize, o: ChatOutcome): Promise<void> {
   if (!o.conversation_id) return;
-  const message = await streamingOfRun(db, o.run_id);
+  const who = { id: o.owner_id ?? 'system', entity_id: o.entity_id };
+  const message = (await streamingOfRun(db, o.run_id)) ?? (o.kind === 'workflow' ? await continuedElsewhere(db, o) : undefined);
   if (!message || message.entity_id !== o.entity_id || message.conversation_id !== o.conversation_id) return;
-  await settleFromRun(broker, db, { id: o.owner_id ?? 'system', entity_id: o.entity_id }, message);
+  await settleFromRun(broker, db, who, message);
+}
+
+/**
+ * A chat entrypoint's run that parked, then went on without the chat deciding (its approval
+ * given on the run's own route): the conversation stops waiting on it and gets a message for
+ * the rest of the run, read from the parked segment's start (its resume begins a new segment).
+ */
+async function continuedElsewhere(db: Sequelize, o: ChatOutcome): Promise<MessageRow | undefined> {
+  const last = await lastOfRun(db, o.run_id);
+  if (!last?.pause || last.entity_id !== o.entity_id || last.conversation_id !== o.conversation_id) return undefined;
+  // the pause this message settled to is the one the run stopped at: nothing went on
+  if (o.status === 'paused' && o.paused_at === last.pause.step_id) return undefined;
+  return db.transaction(async (transaction) => {
+    if (last.waits_on_run && !(await takePending(db, last.conversation_id, o.run_id, last.pause!.step_id, transaction))) return undefined;
+    return insertMessage(db, { entity_id: last.entity_id, conversation_id: last.conversation_id, user_id: null, role: 'assistant', content: '', run_id: o.run_id, workflow_id: last.workflow_id, start_seq: last.start_seq, status: 'streaming' }, transaction);
+  });
 }

@@ -1,7 +1,7 @@
 import type { PassThrough } from 'node:stream';
 import type { Context } from 'moleculer';
 import { RunSegment } from './frames.ts';
-import { interruptRun, runLines, settleFromRun } from './runs.ts';
+import { interruptRun, runLines, settleFromRun, settlementOf } from './runs.ts';
 import { openSse } from '../../kernel/sse.ts';
 import { getMessage, settleMessage, type Caller, type MessageRow } from './store.ts';
 import type { ChatService } from './service.ts';
@@ -27,7 +27,7 @@ export function relayRun(svc: ChatService, ctx: Context, who: Caller, message: M
   });
   sse.send({ type: 'message.start', data: { conversation_id: message.conversation_id, message_id: message.id, run_id: runId } });
   const pump = async () => {
-    const segment = new RunSegment(runId);
+    const segment = new RunSegment(runId, message.workflow_id ?? null);
     try {
       const follow = await runLines(svc.broker, who, runId, after);
       close = follow.close;
@@ -42,7 +42,7 @@ export function relayRun(svc: ChatService, ctx: Context, who: Caller, message: M
       return sse.end();
     }
     if (sse.ended()) return; // the client went away: the run's outcome settles the message
-    const settlement = segment.settlement();
+    const settlement = await settlementOf(svc.broker, who, runId, segment);
     // a reader that joined mid-segment saw only part of it: the whole segment is read again
     const latest = (await getMessage(svc.db, message.id)) ?? message;
     const stored = !settlement ? latest : after <= (message.start_seq ?? 0) ? ((await settleMessage(svc.db, message.id, settlement)) ?? latest) : await settleFromRun(svc.broker, svc.db, who, latest);

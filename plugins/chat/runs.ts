@@ -4,7 +4,8 @@ import type { Sequelize } from 'sequelize';
 import { readNdjsonStream } from '../../kernel/ndjson-stream.ts';
 import { WORKFLOWS_INTERRUPT_EVENT } from '../../kernel/nodes/durable.ts';
 import { RunSegment, type RunLine } from './frames.ts';
-import { settleMessage, type Caller, type MessageRow } from './store.ts';
+import { settleMessage, type Caller, type MessageRow, type Settlement } from './store.ts';
+import { replyTextOf } from './reply-text.ts';
 
 /** How long a settling reader follows a run that has said it is ending (its last events are being committed). */
 const SETTLE_FOLLOW_MS = 30_000;
@@ -16,6 +17,8 @@ export interface RunSummary {
   status: string;
   seq: number;
   pause: Record<string, unknown> | null;
+  owner_id?: string | null;
+  output?: unknown;
 }
 
 const STOPPED = new Set(['completed', 'failed', 'cancelled', 'paused']);
@@ -52,13 +55,14 @@ export function interruptRun(broker: ServiceBroker, runId: string, reason: strin
  */
 export async function settleFromRun(broker: ServiceBroker, db: Sequelize, who: Caller, message: MessageRow): Promise<MessageRow> {
   if (message.status !== 'streaming' || !message.run_id) return message;
-  const segment = new RunSegment(message.run_id);
+  const segment = new RunSegment(message.run_id, message.workflow_id ?? null);
   const { lines, close } = await runLines(broker, who, message.run_id, message.start_seq ?? 0);
   const timer = setTimeout(close, SETTLE_FOLLOW_MS);
   try {
     for await (const line of lines) {
       segment.add(line);
-      if (segment.ended) break;
+      // the stream itself ends at the pause the run still waits in; an older one is followed by its resume
+      if (segment.finished) break;
     }
   } catch {
     // a cut stream settles nothing; the next reader tries again
@@ -66,7 +70,15 @@ export async function settleFromRun(broker: ServiceBroker, db: Sequelize, who: C
     clearTimeout(timer);
     close();
   }
-  const settlement = segment.settlement();
+  const settlement = await settlementOf(broker, who, message.run_id, segment);
   if (!settlement) return message;
   return (await settleMessage(db, message.id, settlement)) ?? message;
+}
+
+/** What a segment's message settles to; a workflow run whose steps said nothing answers with its output. */
+export async function settlementOf(broker: ServiceBroker, who: Caller, runId: string, segment: RunSegment): Promise<Settlement | undefined> {
+  const settlement = segment.settlement();
+  if (!settlement || !segment.wantsRunOutput) return settlement;
+  const run = await awaitRun(broker, who, runId, 0).catch(() => undefined);
+  return { ...settlement, content: replyTextOf(run?.output) };
 }

@@ -24,6 +24,10 @@ export interface Pending {
   tool?: string | null;
   reason?: string | null;
   text?: string | null;
+  /** an approval: `tool` (a tool call of an agent) or `workflow` (an approval wait of the workflow, decided by the run's owner) */
+  source?: 'tool' | 'workflow';
+  /** the chat entrypoint's workflow whose run waits; null for an agent's run */
+  workflow_id?: string | null;
 }
 
 export interface StoredFile {
@@ -44,6 +48,8 @@ export interface MessageRow {
   content: string;
   files: StoredFile[];
   run_id: string | null;
+  /** the chat entrypoint's workflow when a workflow run answers (null: an agent's run) */
+  workflow_id: string | null;
   start_seq: number | null;
   status: MessageStatus;
   usage: { input_tokens: number; output_tokens: number } | null;
@@ -125,15 +131,15 @@ export async function takePending(db: Sequelize, conversationId: string, runId: 
 
 export async function insertMessage(
   db: Sequelize,
-  fields: Pick<MessageRow, 'entity_id' | 'conversation_id' | 'user_id' | 'role' | 'content' | 'run_id' | 'start_seq' | 'status'> & { files?: StoredFile[]; id?: string },
+  fields: Pick<MessageRow, 'entity_id' | 'conversation_id' | 'user_id' | 'role' | 'content' | 'run_id' | 'start_seq' | 'status'> & { files?: StoredFile[]; id?: string; workflow_id?: string | null },
   transaction?: Transaction,
 ): Promise<MessageRow> {
   const now = new Date();
   const [row] = await select<MessageRow>(
     db,
-    `INSERT INTO chat_messages (id, entity_id, conversation_id, user_id, role, content, files, run_id, start_seq, status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING *`,
-    [fields.id ?? newId(), fields.entity_id, fields.conversation_id, fields.user_id, fields.role, fields.content, JSON.stringify(fields.files ?? []), fields.run_id, fields.start_seq, fields.status, now],
+    `INSERT INTO chat_messages (id, entity_id, conversation_id, user_id, role, content, files, run_id, start_seq, status, workflow_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING *`,
+    [fields.id ?? newId(), fields.entity_id, fields.conversation_id, fields.user_id, fields.role, fields.content, JSON.stringify(fields.files ?? []), fields.run_id, fields.start_seq, fields.status, fields.workflow_id ?? null, now],
     transaction,
   );
   await db.query('UPDATE chat_conversations SET updated_at = $2 WHERE id = $1', { bind: [fields.conversation_id, now], transaction });
@@ -176,6 +182,17 @@ export async function runMessage(db: Sequelize, who: Caller, runId: string): Pro
 
 export async function streamingOfRun(db: Sequelize, runId: string): Promise<MessageRow | undefined> {
   return (await select<MessageRow>(db, "SELECT * FROM chat_messages WHERE run_id = $1 AND status = 'streaming'", [runId]))[0];
+}
+
+/** The latest assistant message of a run, and whether its conversation still waits on that run. */
+export async function lastOfRun(db: Sequelize, runId: string): Promise<(MessageRow & { waits_on_run: boolean }) | undefined> {
+  const rows = await select<MessageRow & { waits_on_run: boolean }>(
+    db,
+    `SELECT m.*, (c.pending->>'run_id' = $2) IS TRUE AS waits_on_run FROM chat_messages m JOIN chat_conversations c ON c.id = m.conversation_id
+      WHERE m.run_id = $1 AND m.role = 'assistant' ORDER BY m.created_at DESC, m.id DESC LIMIT 1`,
+    [runId, runId],
+  );
+  return rows[0];
 }
 
 export interface Settlement {

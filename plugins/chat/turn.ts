@@ -1,33 +1,17 @@
 import type { Context } from 'moleculer';
 import { AGENTS_MASTER_ACTION, AGENTS_RESOLVE_ACTION, type AgentView } from '../../kernel/agents-contract.ts';
 import { ERRORS } from '../../kernel/errors/catalogue.ts';
-import { WORKFLOWS_DECIDE_ACTION, WORKFLOWS_START_INTERNAL_RUN_ACTION } from '../../kernel/nodes/durable.ts';
+import { WORKFLOWS_CHAT_ENTRYPOINT_ACTION, WORKFLOWS_DECIDE_ACTION, WORKFLOWS_START_INTERNAL_RUN_ACTION, type ChatEntrypoint } from '../../kernel/nodes/durable.ts';
+import { entrypointTurn } from './entrypoint.ts';
+import { storeUserMessage, titleOf, type Turn, type TurnRequest } from './user-message.ts';
 import { CHAT_ERR } from './errors.ts';
 import { agentPrompt, historyOf } from './prompt.ts';
 import { asCaller, awaitRun, runStopped, settleFromRun } from './runs.ts';
 import {
-  createConversation, findConversation, insertMessage, recentMessages, setPending, streamingMessage, takePending,
-  type Caller, type ConversationRow, type MessageRow, type StoredFile,
+  findConversation, insertMessage, recentMessages, setPending, streamingMessage, takePending,
+  type Caller, type ConversationRow,
 } from './store.ts';
 import type { ChatService } from './service.ts';
-
-export interface TurnRequest {
-  message: string;
-  workspace_context: boolean;
-  conversation_id?: string;
-  agent_id?: string;
-  workspace_id?: string;
-  files: StoredFile[];
-}
-
-/** A message taken: its conversation, the stored user message, the streaming assistant message, and where its run's events start. */
-export interface Turn {
-  conversation: ConversationRow;
-  user: MessageRow;
-  assistant: MessageRow;
-  run_id: string;
-  after: number;
-}
 
 /** Longest answer to an agent's question (what workflows.decide takes). */
 const ANSWER_MAX = 20_000;
@@ -42,6 +26,16 @@ async function assertIdle(svc: ChatService, who: Caller, conversation: Conversat
   if (runStopped(run)) await settleFromRun(svc.broker, svc.db, who, streaming);
   if ((await streamingMessage(svc.db, conversation.id))?.id === streaming.id) {
     throw CHAT_ERR.BUSY('The agent is still answering the previous message; wait for it (or follow its stream) before sending another.', { run_id: streaming.run_id });
+  }
+}
+
+/** Whether the run is still parked (a pending request of the conversation may still be decided). */
+async function stillPaused(svc: ChatService, who: Caller, runId: string): Promise<boolean> {
+  try {
+    return (await awaitRun(svc.broker, who, runId, 0)).status === 'paused';
+  } catch (err) {
+    // a run that is gone cannot be decided; any other failure leaves the request as it is
+    return (err as { code?: number }).code !== 404;
   }
 }
 
@@ -72,7 +66,7 @@ async function answerQuestion(svc: ChatService, ctx: Context, who: Caller, conve
     if (!(await takePending(svc.db, conversation.id, pending.run_id, pending.step_id, transaction))) throw CHAT_ERR.BUSY('The question was answered meanwhile.');
     return {
       user: await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: who.id, role: 'user', content: req.message, run_id: pending.run_id, start_seq: null, status: 'complete' }, transaction),
-      assistant: await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: null, role: 'assistant', content: '', run_id: pending.run_id, start_seq: seq, status: 'streaming' }, transaction),
+      assistant: await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: null, role: 'assistant', content: '', run_id: pending.run_id, workflow_id: pending.workflow_id ?? null, start_seq: seq, status: 'streaming' }, transaction),
     };
   });
   // after the commit, never inside it: the run's side writes on another connection, and the
@@ -101,26 +95,33 @@ export async function takeTurn(svc: ChatService, ctx: Context, who: Caller, req:
   if (conversation) {
     await assertIdle(svc, who, conversation);
     conversation = await findConversation(svc.db, who, conversation.id);
-    if (conversation.pending?.kind === 'approval') throw CHAT_ERR.APPROVAL_PENDING('A tool call waits for your decision: POST /api/v1/chat/conversations/{conversation_id}/approval first.', { run_id: conversation.pending.run_id });
+    if (conversation.pending && !(await stillPaused(svc, who, conversation.pending.run_id))) {
+      // decided elsewhere (the run's own resume route, the task's approval): nothing waits here any more
+      await setPending(svc.db, conversation.id, null);
+      conversation = { ...conversation, pending: null };
+    }
+    if (conversation.pending?.kind === 'approval') {
+      const what = conversation.pending.source === 'workflow' ? 'The workflow waits for an approval' : 'A tool call waits for your decision';
+      throw CHAT_ERR.APPROVAL_PENDING(`${what}: POST /api/v1/chat/conversations/{conversation_id}/approval first.`, { run_id: conversation.pending.run_id });
+    }
     if (conversation.pending?.kind === 'question') return answerQuestion(svc, ctx, who, conversation, req);
   }
   const opts = asCaller(who);
   const workspaceId = req.workspace_id?.toLowerCase() ?? conversation?.workspace_id ?? null;
   if (req.workspace_context && !workspaceId) throw invalid('workspace_id', 'workspace_context needs a workspace: give workspace_id.', 'required');
   const workspace = workspaceId ? await ctx.call<Record<string, unknown>, { workspace_id: string }>('workspaces.resolve', { workspace_id: workspaceId }, opts) : undefined;
+  const history = conversation ? historyOf(await recentMessages(svc.db, conversation.id, svc.env.CHAT_HISTORY_MESSAGES)) : [];
+  // the workspace's chat entrypoint answers, unless an agent was chosen for this message or conversation
+  if (workspaceId && !req.agent_id && !conversation?.agent_id) {
+    const entrypoint = await ctx.call<ChatEntrypoint | null, { workspace_id: string }>(WORKFLOWS_CHAT_ENTRYPOINT_ACTION, { workspace_id: workspaceId }, opts);
+    if (entrypoint) return entrypointTurn(svc, ctx, who, req, { conversation, workspaceId, entrypoint, history });
+  }
   const agent = await chooseAgent(ctx, who, req, conversation, workspaceId);
   const runWorkspace = workspaceId ?? agent?.workspace_id ?? null;
   const operatingModel = workspace && req.workspace_context ? await ctx.call<Record<string, unknown>, { workspace_id: string }>('workspaces.getOperatingModel', { workspace_id: workspaceId! }, opts) : undefined;
   const system = agentPrompt({ agent, workspace: req.workspace_context ? workspace : undefined, operatingModel });
-  const history = conversation ? historyOf(await recentMessages(svc.db, conversation.id, svc.env.CHAT_HISTORY_MESSAGES)) : [];
 
-  const { conv, user } = await svc.db.transaction(async (transaction) => {
-    const conv = conversation
-      ? await findConversation(svc.db, who, conversation.id, transaction)
-      : await createConversation(svc.db, who, { workspace_id: workspaceId, agent_id: agent?.id ?? null, title: titleOf(req.message) }, transaction);
-    const user = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conv.id, user_id: who.id, role: 'user', content: req.message, files: req.files, run_id: null, start_seq: null, status: 'complete' }, transaction);
-    return { conv, user };
-  });
+  const { conv, user } = await storeUserMessage(svc, who, req, conversation, workspaceId, agent?.id ?? null);
   {
     // the run starts after the commit, never inside it (see answerQuestion)
     const trigger = { reason: 'chat', conversation_id: conv.id, agent_id: agent?.id ?? null, prompt: req.message, history, system, files: req.files.map(({ object_key, media_type, filename }) => ({ object_key, media_type, filename })) };
@@ -151,10 +152,4 @@ export async function takeTurn(svc: ChatService, ctx: Context, who: Caller, req:
     const assistant = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conv.id, user_id: null, role: 'assistant', content: '', run_id: started.run_id, start_seq: started.seq ?? 0, status: 'streaming' });
     return { conversation: conv, user, assistant, run_id: started.run_id, after: started.seq ?? 0 };
   }
-}
-
-/** A conversation's title: its first message on one line, cut at 80 characters. */
-export function titleOf(message: string): string {
-  const line = message.replace(/\s+/g, ' ').trim();
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

@@ -27,6 +27,7 @@ export function messageView(m: MessageRow) {
     files: (m.files ?? []).map((f) => ({ filename: f.filename, media_type: f.media_type, size: f.size })),
     user_id: m.user_id,
     run_id: m.run_id,
+    workflow_id: m.workflow_id ?? null,
     status: m.status,
     usage: m.usage ?? null,
     pause: m.pause ?? null,
@@ -45,6 +46,8 @@ const PENDING_SCHEMA = {
     tool: nullableString,
     reason: nullableString,
     text: nullableString,
+    source: { type: 'string', enum: ['tool', 'workflow'], description: "An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run)." },
+    workflow_id: { ...nullableString, description: "The chat entrypoint's workflow whose run waits (null for an agent's run)." },
   },
 };
 
@@ -74,6 +77,7 @@ export const MESSAGE_SCHEMA = {
     files: { type: 'array', items: { type: 'object', properties: { filename: { type: 'string' }, media_type: { type: 'string' }, size: { type: 'integer' } }, required: ['filename', 'media_type', 'size'] } },
     user_id: { ...nullableString, description: 'Who posted a user message.' },
     run_id: { ...nullableString, description: 'The agent run an assistant message comes from (GET /api/v1/workflows/runs/{run_id}).' },
+    workflow_id: { ...nullableString, description: "Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output." },
     status: { type: 'string', enum: ['complete', 'streaming', 'interrupted', 'failed'], description: 'streaming: the run is still answering; interrupted: the client went away (or the run was cancelled) and the partial answer was kept.' },
     usage: { type: ['object', 'null'], properties: { input_tokens: { type: 'integer' }, output_tokens: { type: 'integer' } } },
     pause: PENDING_SCHEMA,

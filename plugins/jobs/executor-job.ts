@@ -1,4 +1,4 @@
-import type { ExecutorJob, ExecutorRun } from '../../kernel/jobs-contract.ts';
+import { jobContextOf, type ExecutorJob, type ExecutorRun } from '../../kernel/jobs-contract.ts';
 import type { JobRow, RunRow } from './store/types.ts';
 
 /** The job as executors see it (kernel/jobs-contract.ts). */
@@ -8,13 +8,7 @@ export function executorJob(row: JobRow): ExecutorJob {
     entity_id: row.entity_id,
     name: row.name,
     executor: row.executor,
-    payload_message: row.payload_message,
-    config: row.config ?? {},
-    workspace_id: row.workspace_id,
-    conversation_id: row.conversation_id,
-    agent_id: row.agent_id,
-    goal_id: row.goal_id,
-    deliverables: row.deliverables ?? [],
+    ...jobContextOf(row),
     frozen_skill: row.frozen_skill_status === 'ready' ? row.frozen_skill : null,
     created_by: row.created_by,
   };

@@ -14,6 +14,8 @@ import { create, createFromTool, get, list, remove, update } from './actions/job
 import { runNow, toggle } from './actions/jobs-control.ts';
 import { getRun, listRuns } from './actions/runs.ts';
 import { fireDue, nextDue, recover } from './actions/internal.ts';
+import { preview } from './actions/preview.ts';
+import { executors } from './actions/executors.ts';
 
 /**
  * Scheduled jobs: `/api/v1/jobs` (see README.md), the append-only run log, and the worker side
@@ -27,6 +29,9 @@ export default {
     list,
     create,
     createFromTool,
+    preview,
+    // before `get`: the first alias that matches answers, and GET /:job_id would take /executors
+    executors,
     get,
     update,
     remove,

@@ -54,7 +54,7 @@ function parseAt(text: string, zone: string): Date | null {
   return dt.isValid && /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}/.test(text) ? dt.toJSDate() : null;
 }
 
-function scheduleValues(s: ScheduleInput, current: JobRow | undefined, now: Date, problems: FieldProblem[]): Pick<JobValues, 'schedule_kind' | 'cron' | 'timezone' | 'every_seconds' | 'at' | 'anchor_at'> {
+export function scheduleValues(s: ScheduleInput, current: JobRow | undefined, now: Date, problems: FieldProblem[]): Pick<JobValues, 'schedule_kind' | 'cron' | 'timezone' | 'every_seconds' | 'at' | 'anchor_at'> {
   const timezone = s.timezone ?? 'UTC';
   const out = { schedule_kind: s.kind, cron: null as string | null, timezone, every_seconds: null as number | null, at: null as Date | null, anchor_at: now };
   if (!isKnownZone(timezone)) problems.push({ field: 'schedule.timezone', message: `The 'schedule.timezone' field must be an IANA time zone such as Europe/Berlin; '${timezone}' is not one.`, type: 'timezone' });

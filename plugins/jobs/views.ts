@@ -1,4 +1,5 @@
 import { SCHEDULE_KINDS } from '../../kernel/schedule/schedule.ts';
+import { jobContextOf } from '../../kernel/jobs-contract.ts';
 import { JOB_SOURCES, OVERLAP_POLICIES, RUN_STATUSES, type JobRow, type RunRow } from './store/types.ts';
 
 const iso = (value: Date | string | null): string | null => (value ? new Date(value).toISOString() : null);
@@ -22,13 +23,7 @@ export function jobView(row: JobRow, nextFireTimes?: Date[]) {
       at: iso(row.at),
     },
     executor: row.executor,
-    payload_message: row.payload_message,
-    config: row.config ?? {},
-    workspace_id: row.workspace_id,
-    conversation_id: row.conversation_id,
-    agent_id: row.agent_id,
-    goal_id: row.goal_id,
-    deliverables: row.deliverables ?? [],
+    ...jobContextOf(row),
     delete_after_run: row.delete_after_run,
     overlap: row.overlap,
     enabled: row.enabled,

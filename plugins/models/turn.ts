@@ -115,7 +115,7 @@ function checkedObject(turn: PreparedTurn, result: GenerateResult): unknown {
     value = JSON.parse(result.text);
     problems = validateJsonSchema(turn.request.output!.schema, value);
   } catch {
-    problems = [{ path: '', message: 'the answer is not JSON' }];
+    problems = [{ path: '', pointer: '', message: 'the answer is not JSON' }];
   }
   if (!problems.length) return value;
   const listed = problems.slice(0, 5).map((p) => `${p.path || '(root)'}: ${p.message}`).join('; ');

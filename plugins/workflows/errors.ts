@@ -12,5 +12,7 @@ export const WORKFLOWS_ERR = {
   UNKNOWN_NODE_TYPE: defineError({ code: 'WORKFLOWS_ERR_UNKNOWN_NODE_TYPE', status: 422, title: 'No such node type is loaded' }),
   NODE_FAILED: defineError({ code: 'WORKFLOWS_ERR_NODE_FAILED', status: 422, title: 'The node failed' }),
   BINDING_DISABLED: defineError({ code: 'WORKFLOWS_ERR_BINDING_DISABLED', status: 409, title: 'The binding is disabled' }),
+  CHAT_ENTRYPOINT_TAKEN: defineError({ code: 'WORKFLOWS_ERR_CHAT_ENTRYPOINT_TAKEN', status: 409, title: 'The workspace already has a chat entrypoint' }),
+  NOT_GRANT_OWNER: defineError({ code: 'WORKFLOWS_ERR_NOT_GRANT_OWNER', status: 403, title: 'Only the owner of an action grant can revoke it' }),
   IMPORT_UNREADABLE: defineError({ code: 'WORKFLOWS_ERR_IMPORT_UNREADABLE', status: 422, title: 'The import is not an export of the format named' }),
 };

@@ -12,6 +12,8 @@ import { RunQueries } from './store/run-queries.ts';
 import { VersionSnapshots } from './store/version-snapshots.ts';
 import { commitMetrics } from './commit-metrics.ts';
 import { RunControl } from './store/run-control.ts';
+import { GrantStore } from './store/grants.ts';
+import { RunLinks } from './store/run-links.ts';
 import { RunRecovery } from './store/run-recovery.ts';
 import { takePresence } from '../../kernel/db/presence.ts';
 import { sqlOn } from './store/sql.ts';
@@ -30,7 +32,10 @@ import { importWorkflow } from './actions/import.ts';
 import { aiEdit } from './actions/ai-edit.ts';
 import { checkpoint, decide, liveEvents } from './actions/durable.ts';
 import { agentRuns, INTERRUPT_EVENT, startInternalRun } from './actions/internal-runs.ts';
+import { chatEntrypoint, startChatRun } from './actions/chat-entrypoint.ts';
 import { awaitRun, runEventStream } from './actions/run-follow.ts';
+import { createGrant, listGrants, revokeGrant, useGrant } from './actions/grants.ts';
+import { childPlan, childRuns, startChildRun } from './actions/child-runs.ts';
 import { bindingInfo, scheduleBindings, startScheduledRun } from './actions/scheduled.ts';
 
 /**
@@ -72,12 +77,21 @@ export default {
     liveEvents,
     decide,
     startInternalRun,
+    chatEntrypoint,
+    startChatRun,
     agentRuns,
     runEventStream,
     awaitRun,
     scheduleBindings,
     bindingInfo,
     startScheduledRun,
+    listGrants,
+    revokeGrant,
+    useGrant,
+    createGrant,
+    childPlan,
+    childRuns,
+    startChildRun,
   },
   hooks: {
     before: {
@@ -146,6 +160,9 @@ export default {
     });
     this.runQueries = new RunQueries(this.sql, versions);
     this.control = new RunControl(this.sql);
+    this.grants = new GrantStore(this.sql);
+    this.links = new RunLinks(this.sql);
+    this.versions = versions;
     this.webhooks = new WebhookCache(this.bindings);
     this.live = new LiveEvents(this.broker);
     this.engine = new Engine({ broker: this.broker, store: this.runs, nodeTypes: this.nodeTypes, live: this.live, queue: kernel.queue, env: this.env });

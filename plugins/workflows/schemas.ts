@@ -4,9 +4,18 @@ import type { JSONSchema } from '../../kernel/openapi/types.ts';
 const nullableString = { type: ['string', 'null'] };
 const anyValue = {};
 
+const POSITION_SCHEMA = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] };
+
 export const STEP_SCHEMA: JSONSchema = {
   type: 'object',
-  properties: { id: { type: 'string' }, type: { type: 'string' }, name: { type: 'string' }, config: { type: 'object' }, next: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    id: { type: 'string' },
+    type: { type: 'string' },
+    name: { type: 'string' },
+    config: { type: 'object' },
+    next: { type: 'array', items: { type: 'string' } },
+    position: { ...POSITION_SCHEMA, description: 'Where an editor drew the step; kept with the definition, ignored at run time.' },
+  },
   required: ['id', 'type', 'config', 'next'],
 };
 
@@ -60,7 +69,7 @@ export const BINDING_SCHEMA: JSONSchema = {
     trigger: { type: 'object', properties: { type: { type: 'string', enum: ['manual', 'webhook', 'schedule', 'event', 'workspace_event'] } }, required: ['type'] },
     variables: { type: 'object' },
     enabled: { type: 'boolean' },
-    chat_entrypoint: { type: 'boolean' },
+    chat_entrypoint: { type: 'boolean', description: "Messages to the workspace's chat (its thread, or a conversation of the workspace with no agent chosen) start a run of this binding, whose progress is projected into the conversation. At most one enabled per workspace (409 WORKFLOWS_ERR_CHAT_ENTRYPOINT_TAKEN)." },
     has_webhook_token: { type: 'boolean' },
     webhook_token: { type: 'string', description: 'Only in the create and rotate responses; store it, it is not shown again.' },
     webhook_url: { type: 'string', description: 'Only in the create and rotate responses.' },
@@ -140,6 +149,12 @@ export const STEP_PARAM = {
     name: { type: 'string', max: 200, optional: true },
     config: { type: 'object', optional: true, default: {} },
     next: { type: 'array', items: { type: 'string', min: 1, max: 128 }, max: 100, optional: true, default: [] },
+    position: {
+      type: 'object',
+      strict: true,
+      optional: true,
+      props: { x: { type: 'number', finite: true, min: -1e6, max: 1e6 }, y: { type: 'number', finite: true, min: -1e6, max: 1e6 } },
+    },
   },
 } as const;
 

@@ -7,6 +7,9 @@ import type { BindingStore } from './store/bindings.ts';
 import type { RunStore } from './store/runs.ts';
 import type { RunQueries } from './store/run-queries.ts';
 import type { RunControl } from './store/run-control.ts';
+import type { GrantStore } from './store/grants.ts';
+import type { RunLinks } from './store/run-links.ts';
+import type { VersionSnapshots } from './store/version-snapshots.ts';
 import type { Sql } from './store/sql.ts';
 import type { Engine } from './engine/engine.ts';
 import type { LiveEvents } from './engine/live-events.ts';
@@ -26,6 +29,9 @@ export interface WorkflowsService extends Service {
   runs: RunStore;
   runQueries: RunQueries;
   control: RunControl;
+  grants: GrantStore;
+  links: RunLinks;
+  versions: VersionSnapshots;
   webhooks: WebhookCache;
   leases: LeaseKeeper;
   /** this process's presence (kernel/db/presence.ts): the engine's leases are named after it */

@@ -1,4 +1,4 @@
-import type { ActivityAttributes, ActivityRow, WorkspaceAttributes, WorkspaceRow } from './model.ts';
+import type { ActivityAttributes, WorkspaceAttributes, WorkspaceRow } from './model.ts';
 
 /** A workspace as the API shows it: its columns without the settings documents, dates as ISO strings. */
 export type WorkspaceView = Pick<WorkspaceAttributes, 'id' | 'entity_id' | 'name' | 'description' | 'category' | 'status' | 'provider_access' | 'created_by' | 'version'> & {

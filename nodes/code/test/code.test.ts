@@ -76,7 +76,7 @@ test.serial('bad configs are refused at save with 422 naming the step and field'
     [{ code: 'return 1', shell: true }, 'steps.code.config.shell'],
     [{ code: 'return 1', timeout: -1 }, 'steps.code.config.timeout'],
     [{ code: 'x'.repeat(100_001) }, 'steps.code.config.code'],
-    [{ code: 'return $json', dialect: 'n8n' }, 'steps.code.config.dialect'],
+    [{ code: 'return $json', dialect: 'zapier' }, 'steps.code.config.dialect'],
   ] as const) {
     const res = await save(config as Record<string, unknown>);
     t.is(res.status, 422, JSON.stringify(config));

@@ -71,8 +71,8 @@ export const removeConversation: ChatAction = {
 /** `POST /api/v1/chat/conversations/{id}/approval`: decides the tool call the conversation's run waits on. */
 export const decideApproval: ChatAction = {
   rest: 'POST /conversations/:conversation_id/approval',
-  summary: 'Approve or reject the pending tool call',
-  description: 'The run goes on at once (approve: the tool runs; reject: the model is told). The answer names the new assistant message and the event id to follow from: GET /api/v1/chat/runs/{run_id}/events?last_event_id={last_event_id}. 409 CHAT_ERR_NO_PENDING_APPROVAL when nothing waits.',
+  summary: 'Approve or reject what the conversation waits on',
+  description: 'A tool call (`pause.source: tool`) or an approval wait of the workspace chat entrypoint\'s workflow (`source: workflow`, decided only by the member who started that run, else 403). The run goes on at once (approve: the tool runs or the workflow continues; reject: the model is told, or the workflow run fails). The answer names the new assistant message and the event id to follow from: GET /api/v1/chat/runs/{run_id}/events?last_event_id={last_event_id}. 409 CHAT_ERR_NO_PENDING_APPROVAL when nothing waits.',
   tags: ['chat'],
   params: { ...CONVERSATION_ID, decision: { type: 'enum', values: ['approve', 'reject'] }, comment: { type: 'string', max: 2000, optional: true } },
   response: {
@@ -85,14 +85,17 @@ export const decideApproval: ChatAction = {
     const conversation = await findConversation(this.db, who, ctx.params.conversation_id);
     const pending = conversation.pending;
     if (pending?.kind !== 'approval') throw CHAT_ERR.NO_PENDING_APPROVAL('Nothing in this conversation waits for an approval.');
-    const { seq } = await awaitRun(this.broker, who, pending.run_id, 0);
+    const { seq, owner_id } = await awaitRun(this.broker, who, pending.run_id, 0);
+    // a workflow's approval wait is its run owner's to decide (who sent the message that started it)
+    if (pending.source === 'workflow' && owner_id !== who.id) throw ERRORS.FORBIDDEN("Only the member whose message started this workflow run can decide its approval.");
     const message = await this.db.transaction(async (transaction) => {
       if (!(await takePending(this.db, conversation.id, pending.run_id, pending.step_id, transaction))) throw CHAT_ERR.NO_PENDING_APPROVAL('The approval was decided meanwhile.');
-      return insertMessage(this.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: null, role: 'assistant', content: '', run_id: pending.run_id, start_seq: seq, status: 'streaming' }, transaction);
+      return insertMessage(this.db, { entity_id: who.entity_id, conversation_id: conversation.id, user_id: null, role: 'assistant', content: '', run_id: pending.run_id, workflow_id: pending.workflow_id ?? null, start_seq: seq, status: 'streaming' }, transaction);
     });
     // after the commit, never inside it: the embedded database serves one transaction at a time
     try {
-      await ctx.call(WORKFLOWS_DECIDE_ACTION, { run_id: pending.run_id, step_id: pending.step_id, decision: ctx.params.decision, ...(ctx.params.comment ? { comment: ctx.params.comment } : {}) }, asCaller(who));
+      const decision = { run_id: pending.run_id, step_id: pending.step_id, decision: ctx.params.decision, ...(ctx.params.comment ? { comment: ctx.params.comment } : {}) };
+      await ctx.call(pending.source === 'workflow' ? 'workflows.resumeRun' : WORKFLOWS_DECIDE_ACTION, decision, asCaller(who));
     } catch (err) {
       await setPending(this.db, conversation.id, pending);
       await this.db.query("UPDATE chat_messages SET status = 'failed', updated_at = now() WHERE id = $1", { bind: [message.id] });

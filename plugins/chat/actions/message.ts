@@ -8,7 +8,8 @@ import { readChatForm, removeFiles, storeFiles } from '../form.ts';
 import { relayRun } from '../relay.ts';
 import { awaitRun, runStopped, settleFromRun } from '../runs.ts';
 import { getMessage, type Caller } from '../store.ts';
-import { takeTurn, type Turn } from '../turn.ts';
+import { takeTurn } from '../turn.ts';
+import type { Turn } from '../user-message.ts';
 import { messageView, REPLY_SCHEMA } from '../views.ts';
 import type { ChatAction, ChatService } from '../service.ts';
 
@@ -46,7 +47,8 @@ const FRAMES = [
   '`text.delta` {text} (no id)',
   '`tool.call` {id, name, arguments}',
   '`tool.result` {id, name, ok, error?}',
-  '`approval.required` {run_id, step_id, tool, reason}',
+  '`approval.required` {run_id, step_id, tool, reason, source: tool|workflow}',
+  "`workflow.step` {step_id, type?, status, error?} (a run of the workspace's chat entrypoint)",
   '`question` {text}',
   '`message.end` {message_id, text, status, usage}',
   '`error` {status, code, title}',

@@ -1,4 +1,5 @@
 import type { Schedule, ScheduleKind } from '../../../kernel/schedule/schedule.ts';
+import type { JobContext } from '../../../kernel/jobs-contract.ts';
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'missed', 'skipped'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -10,7 +11,7 @@ export type JobSource = (typeof JOB_SOURCES)[number];
 export type FrozenSkillStatus = 'none' | 'pending' | 'ready' | 'failed';
 
 /** The values a job is saved with (create and update alike). */
-export interface JobValues {
+export interface JobValues extends JobContext {
   name: string;
   description: string | null;
   schedule_kind: ScheduleKind;
@@ -21,13 +22,6 @@ export interface JobValues {
   at: Date | null;
   delete_after_run: boolean;
   executor: string;
-  payload_message: string | null;
-  config: Record<string, unknown>;
-  workspace_id: string | null;
-  conversation_id: string | null;
-  agent_id: string | null;
-  goal_id: string | null;
-  deliverables: string[];
   overlap: OverlapPolicy;
   enabled: boolean;
 }

@@ -5,6 +5,7 @@ import { entityOf, identityOf } from '../../../kernel/tenancy/identity.ts';
 import { PAGING_PARAMS, pageSchema } from '../../../kernel/tenancy/paging.ts';
 import { bindingView, newWebhookToken, type BindingInput, type BindingRow } from '../store/bindings.ts';
 import { BINDING_SCHEMA, ID_PARAM } from '../schemas.ts';
+import { WORKFLOWS_ERR } from '../errors.ts';
 import type { WorkflowsAction, WorkflowsService } from '../service.ts';
 import { bindingWorkspace } from '../workspace-of.ts';
 import { openWorkspace } from '../../../kernel/workspace-state.ts';
@@ -49,6 +50,13 @@ function normaliseTrigger(t: TriggerParam): BindingInput['trigger'] {
   return trigger;
 }
 
+/** 409 when the binding would be a second enabled chat entrypoint of its workspace. */
+async function checkChatEntrypoint(svc: WorkflowsService, entityId: string, input: BindingInput, id: string | null): Promise<void> {
+  if (!input.chat_entrypoint || input.enabled === false) return;
+  const other = await svc.bindings.otherChatEntrypoint(entityId, input.workspace_id.toLowerCase(), id);
+  if (other) throw WORKFLOWS_ERR.CHAT_ENTRYPOINT_TAKEN(`Binding '${other}' is already the chat entrypoint of this workspace; disable it or clear its chat_entrypoint first.`, { binding_id: other });
+}
+
 /** 404 unless the workflow and the workspace both belong to the caller's entity; 409 for an archived workspace. */
 async function checkTargets(svc: WorkflowsService, ctx: Context, workflowId: string, workspaceId: string): Promise<void> {
   await svc.definitions.get(entityOf(ctx), workflowId);
@@ -77,7 +85,7 @@ export const listBindings: WorkflowsAction = {
 export const createBinding: WorkflowsAction = {
   rest: 'POST /bindings',
   summary: 'Deploy a workflow into a workspace with a trigger',
-  description: 'A webhook binding gets a random secret token (256 bits, stored hashed); the response carries `webhook_token` and `webhook_url` once.',
+  description: 'A webhook binding gets a random secret token (256 bits, stored hashed); the response carries `webhook_token` and `webhook_url` once. `chat_entrypoint: true` makes it the workspace\'s chat entrypoint (one enabled per workspace, else 409).',
   tags: ['workflows'],
   params: { ...BINDING_FIELDS },
   response: { 201: BINDING_SCHEMA },
@@ -85,6 +93,7 @@ export const createBinding: WorkflowsAction = {
     const who = identityOf(ctx);
     const input = { ...ctx.params, trigger: normaliseTrigger(ctx.params.trigger) };
     await checkTargets(this, ctx, input.workflow_id, input.workspace_id);
+    await checkChatEntrypoint(this, who.entity_id, input, null);
     const token = input.trigger.type === 'webhook' ? newWebhookToken() : null;
     const row = await this.bindings.create(who.entity_id, who.id, input, token?.hash ?? null);
     this.broker.broadcast('workflows.bindings.changed', { entity_id: who.entity_id, binding_id: row.id });
@@ -118,6 +127,7 @@ export const updateBinding: WorkflowsAction = {
       chat_entrypoint: ctx.params.chat_entrypoint ?? current.chat_entrypoint,
     };
     if (next.workflow_id !== current.workflow_id || next.workspace_id !== current.workspace_id) await checkTargets(this, ctx, next.workflow_id, next.workspace_id);
+    await checkChatEntrypoint(this, entityId, next, current.id);
     let token: { token: string; hash: string } | null = null;
     let hash = current.webhook_token_hash;
     if (trigger.type !== 'webhook') hash = null;

@@ -7,6 +7,7 @@ import { importN8n } from '../import/n8n.ts';
 import { importNodeRed } from '../import/node-red.ts';
 import { importMake } from '../import/make.ts';
 import { ImportError, type ImportedDefinition } from '../import/graph.ts';
+import { hostileShape } from '../import/hostile.ts';
 import { draftProblems } from '../ai-edit/draft-check.ts';
 import { checkedBody } from './definitions.ts';
 import type { WorkflowsAction } from '../service.ts';
@@ -34,6 +35,21 @@ const MAPPING_SCHEMA = {
   properties: { source: { type: 'string' }, source_id: { type: 'string' }, source_type: { type: 'string' }, step_id: { type: 'string' }, type: { type: 'string' } },
   required: ['source', 'source_id', 'source_type', 'step_id', 'type'],
 };
+const REPORT_SCHEMA = {
+  type: 'object',
+  properties: {
+    source: { type: 'string' }, source_type: { type: 'string' }, step_id: { type: 'string' },
+    status: { type: 'string', enum: ['mapped', 'approximated', 'unmapped'] }, notes: { type: 'array', items: { type: 'string' } }, items: {},
+  },
+  required: ['source', 'source_type', 'step_id', 'status', 'notes'],
+};
+const CREDENTIAL_SCHEMA = { type: 'object', properties: { source: { type: 'string' }, credential_type: { type: 'string' }, name: { type: 'string' }, variable: { type: 'string' } }, required: ['source', 'credential_type', 'name', 'variable'] };
+const EXTRAS = {
+  warnings: { type: 'array', items: WARNING_SCHEMA },
+  mapping: { type: 'array', items: MAPPING_SCHEMA },
+  report: { type: 'array', items: REPORT_SCHEMA, description: 'n8n: every source node, mapped, approximated (notes say what differs) or unmapped (notes say why; it became a note passing its input on).' },
+  credentials: { type: 'array', items: CREDENTIAL_SCHEMA, description: 'n8n: credentials the nodes used, never imported: each is an unset secret workflow variable.' },
+};
 const DRAFT_SCHEMA = { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' }, steps: { type: 'array', items: STEP_SCHEMA }, variables: { type: 'object' } }, required: ['name', 'description', 'steps', 'variables'] };
 
 /**
@@ -58,8 +74,8 @@ export const importWorkflow: WorkflowsAction = {
     save: { type: 'boolean', default: true, convert: true },
   },
   response: {
-    200: { type: 'object', properties: { definition: DRAFT_SCHEMA, warnings: { type: 'array', items: WARNING_SCHEMA }, mapping: { type: 'array', items: MAPPING_SCHEMA } }, required: ['definition', 'warnings', 'mapping'] },
-    201: { type: 'object', properties: { workflow: DEFINITION_SCHEMA, warnings: { type: 'array', items: WARNING_SCHEMA }, mapping: { type: 'array', items: MAPPING_SCHEMA } }, required: ['workflow', 'warnings', 'mapping'] },
+    200: { type: 'object', properties: { definition: DRAFT_SCHEMA, ...EXTRAS }, required: ['definition', 'warnings', 'mapping'] },
+    201: { type: 'object', properties: { workflow: DEFINITION_SCHEMA, ...EXTRAS }, required: ['workflow', 'warnings', 'mapping'] },
   },
   async handler(ctx: Context<ImportParams>) {
     const who = identityOf(ctx);
@@ -73,19 +89,22 @@ export const importWorkflow: WorkflowsAction = {
         throw WORKFLOWS_ERR.IMPORT_UNREADABLE(`\`data\` is text that is not JSON; send the ${p.format} export as JSON.`, { field: 'data' });
       }
     }
+    const hostile = hostileShape(data);
+    if (hostile) throw WORKFLOWS_ERR.IMPORT_UNREADABLE(`The import was refused: ${hostile.message} (${hostile.field}).`, { field: hostile.field });
     let imported: ImportedDefinition;
     try {
       imported = IMPORTERS[p.format](data, p);
     } catch (err) {
       if (!(err instanceof ImportError)) throw err;
-      throw WORKFLOWS_ERR.IMPORT_UNREADABLE(`This is not a ${p.format} export: ${err.message}.`, { field: 'data' });
+      throw WORKFLOWS_ERR.IMPORT_UNREADABLE(`This is not a ${p.format} export: ${err.message}.`, { field: err.field });
     }
     // the shape a save's params declare (an import does not pass through them), then a save's own check
-    const draft = draftProblems(this.broker, this.nodeTypes, { name: imported.name, description: imported.description, steps: imported.steps, variables: {} });
+    const variables = imported.variables ?? {};
+    const draft = draftProblems(this.broker, this.nodeTypes, { name: imported.name, description: imported.description, steps: imported.steps, variables });
     if (!draft.body) throw WORKFLOWS_ERR.INVALID_DEFINITION(`The workflow has ${draft.problems.length} problem(s): ${draft.problems.map((x) => x.message).join(' ')}`, { errors: draft.problems });
     const { body, triggerType } = checkedBody(this, draft.body);
-    const extras = { warnings: imported.warnings, mapping: imported.mapping };
-    if (!p.save) return { definition: { name: body.name, description: body.description ?? '', steps: body.steps, variables: {} }, ...extras };
+    const extras = { warnings: imported.warnings, mapping: imported.mapping, ...(imported.report ? { report: imported.report, credentials: imported.credentials ?? [] } : {}) };
+    if (!p.save) return { definition: { name: body.name, description: body.description ?? '', steps: body.steps, variables: body.variables ?? {} }, ...extras };
     const row = await this.definitions.create(who.entity_id, who.id, body, triggerType);
     (ctx.meta as { $statusCode?: number }).$statusCode = 201;
     return { workflow: definitionView(row), ...extras };

@@ -28,7 +28,7 @@ export const runNode: WorkflowsAction = {
     const entry = this.nodeTypes.get(ctx.params.type);
     if (!entry) throw WORKFLOWS_ERR.UNKNOWN_NODE_TYPE(`'${ctx.params.type}' is not a loaded node type.`, { type: ctx.params.type });
     const problems = configProblems(entry.description, ctx.params.config);
-    if (problems.length) throw ERRORS.VALIDATION_FAILED('The config does not match the node type schema.', problems.map((p) => ({ field: `config${p.path ? `.${p.path}` : ''}`, message: `config${p.path ? `.${p.path}` : ''} ${p.message}`, type: 'bad_config' })));
+    if (problems.length) throw ERRORS.VALIDATION_FAILED('The config does not match the node type schema.', problems.map((p) => ({ field: `config${p.path ? `.${p.path}` : ''}`, message: `config${p.path ? `.${p.path}` : ''} ${p.message}`, type: 'bad_config', pointer: `/config${p.pointer}` })));
     const config = resolveTemplates(ctx.params.config, { outputs: new Map(), stepIds: new Set(), variables: ctx.params.variables ?? {}, trigger: ctx.params.input ?? null }) as Record<string, unknown>;
     try {
       const { result, executeMs } = await callNode(this.broker, entry, { config, input: ctx.params.input ?? null, inputs: {}, context: { run_id: '', step_id: 'run-node', entity_id: entityOf(ctx), workspace_id: null, workflow_id: '', binding_id: null, attempt: 1 } }, config.timeout);

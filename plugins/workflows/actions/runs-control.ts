@@ -4,7 +4,6 @@ import { ERRORS } from '../../../kernel/errors/catalogue.ts';
 import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { newId } from '../../../kernel/tenancy/ids.ts';
 import { WORKFLOWS_ERR } from '../errors.ts';
-import { RUN_JOB } from '../engine/engine.ts';
 import { planRetry } from '../engine/retry-plan.ts';
 import { runSummary } from '../run-view.ts';
 import { RUN_ID_PARAM, RUN_SCHEMA, RUN_STARTED_SCHEMA } from '../schemas.ts';
@@ -13,6 +12,9 @@ import type { WorkflowsAction } from '../service.ts';
 import { durableDecision, requeue } from '../run-launch.ts';
 import { WORKFLOWS_INTERRUPT_EVENT } from '../../../kernel/nodes/durable.ts';
 import { runWorkspace } from '../workspace-of.ts';
+
+/** an element receipt's id suffix (engine/each.ts) */
+const ELEMENT_ID = /(@\d+)?:each\.\d+$/;
 
 function illegal(row: RunRow, move: string): Error {
   return WORKFLOWS_ERR.ILLEGAL_TRANSITION(`A ${row.status} run cannot be ${move}.`, { run_id: row.id, status: row.status });
@@ -145,7 +147,7 @@ export const stepControl: WorkflowsAction = {
   rest: 'POST /runs/:run_id/step',
   workspaceOf: runWorkspace,
   summary: 'Run control: reconcile a step with an uncertain external effect',
-  description: '`{"step_id", "action": "reconcile", "outcome": "succeeded" | "failed", "output"?, "note"?}` records how a step that was in flight when its worker died really ended, so the run can be retried.',
+  description: '`{"step_id", "action": "reconcile", "outcome": "succeeded" | "failed", "output"?, "note"?}` records how a step that was in flight when its worker died really ended, so the run can be retried. `step_id` may name one element of a step with `each` (`<step>:each.<i>`).',
   tags: ['workflows'],
   params: {
     ...RUN_ID_PARAM,
@@ -159,10 +161,13 @@ export const stepControl: WorkflowsAction = {
   async handler(ctx: Context<{ run_id: string; step_id: string; outcome: 'succeeded' | 'failed'; output?: unknown; note?: string }>) {
     const who = identityOf(ctx);
     const row = await this.runQueries.get(who.entity_id, ctx.params.run_id);
-    const step = row.snapshot?.steps.find((s) => s.id === ctx.params.step_id);
+    // an element of a step with each (`<step>:each.<i>`, in a loop `<step>@<n>:each.<i>`) is reconciled on its own
+    const ownerId = ctx.params.step_id.replace(ELEMENT_ID, '');
+    const step = row.snapshot?.steps.find((s) => s.id === ownerId);
     if (!step) throw ERRORS.NOT_FOUND(`No step '${ctx.params.step_id}' in this run.`, { resource: 'workflow_step', id: ctx.params.step_id });
-    const ok = await this.control.reconcile(who.entity_id, row.id, step.id, ctx.params.outcome === 'succeeded', ctx.params.output, step.next, ctx.params.note ?? null);
-    if (!ok) throw WORKFLOWS_ERR.ILLEGAL_TRANSITION(`Step '${step.id}' does not need reconciliation.`, { run_id: row.id, step_id: step.id });
+    const taken = ownerId === ctx.params.step_id ? step.next : [];
+    const ok = await this.control.reconcile(who.entity_id, row.id, ctx.params.step_id, ctx.params.outcome === 'succeeded', ctx.params.output, taken, ctx.params.note ?? null);
+    if (!ok) throw WORKFLOWS_ERR.ILLEGAL_TRANSITION(`Step '${ctx.params.step_id}' does not need reconciliation.`, { run_id: row.id, step_id: ctx.params.step_id });
     return runSummary(row);
   },
 };

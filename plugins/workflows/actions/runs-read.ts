@@ -8,6 +8,7 @@ import { LAST_EVENT_ID_PARAM, lastEventIdOf } from '../../../kernel/sse.ts';
 import { RUN_ID_PARAM, RUN_SCHEMA, RUN_STATUSES } from '../schemas.ts';
 import { RUNS_KEYSET, type RunFilter } from '../store/run-queries.ts';
 import type { WorkflowsAction } from '../service.ts';
+import { RUN_LINK_SCHEMA, runLinkView } from '../run-link-view.ts';
 
 export const listRuns: WorkflowsAction = {
   rest: 'GET /runs',
@@ -21,7 +22,7 @@ export const listRuns: WorkflowsAction = {
     binding_id: { type: 'string', max: 64, optional: true },
     workspace_id: { type: 'string', max: 64, optional: true },
     status: { type: 'enum', values: [...RUN_STATUSES], optional: true },
-    trigger_type: { type: 'enum', values: ['manual', 'webhook', 'schedule', 'event', 'workspace_event', 'retry'], optional: true },
+    trigger_type: { type: 'enum', values: ['manual', 'webhook', 'schedule', 'event', 'workspace_event', 'retry', 'subworkflow'], optional: true },
   },
   response: cursorPageSchema(RUN_SCHEMA),
   async handler(ctx: Context<RunFilter & { limit: number; offset: number; cursor?: string }>) {
@@ -61,22 +62,31 @@ export const runEvents: WorkflowsAction = {
 
 export const runFamily: WorkflowsAction = {
   rest: 'GET /runs/:run_id/family',
-  summary: 'Retry chain and durable recovery evidence',
-  description: 'Every run of the lineage, oldest first, each with where it was retried from, the steps it invalidated, how many receipts it carried over and how often a sweeper recovered it.',
+  summary: 'Retry chain, sub-workflow runs and durable recovery evidence',
+  description: 'Every run of the lineage, oldest first, each with where it was retried from, the steps it invalidated, how many receipts it carried over and how often a sweeper recovered it; `children`: the child runs their subworkflow steps started; `parent`: the step that started this run, when it is a child.',
   tags: ['workflows'],
   params: { ...RUN_ID_PARAM },
   response: {
     type: 'object',
-    properties: { root_run_id: { type: 'string' }, runs: { type: 'array', items: { type: 'object' } } },
-    required: ['root_run_id', 'runs'],
+    properties: {
+      root_run_id: { type: 'string' },
+      runs: { type: 'array', items: { type: 'object' } },
+      parent: { ...RUN_LINK_SCHEMA, type: ['object', 'null'] },
+      children: { type: 'array', items: RUN_LINK_SCHEMA },
+    },
+    required: ['root_run_id', 'runs', 'parent', 'children'],
   },
   async handler(ctx: Context<{ run_id: string }>) {
     const entityId = entityOf(ctx);
     const row = await this.runQueries.get(entityId, ctx.params.run_id);
     const runs = await this.runQueries.family(entityId, row.root_run_id);
     const counts = await this.runQueries.carriedCounts(runs.map((r) => r.id));
+    const links = await this.links.around(entityId, runs.map((r) => r.id));
+    const parent = links.parents.find((l) => l.child_run_id === row.id);
     return {
       root_run_id: row.root_run_id,
+      parent: parent ? runLinkView(parent) : null,
+      children: links.children.map(runLinkView),
       runs: runs.map((r) => ({
         ...runSummary(r),
         recovery: {

@@ -1,4 +1,4 @@
-import { validateJsonSchema } from '../../../kernel/json-schema/validate.ts';
+import { validateJsonSchema, type SchemaProblem } from '../../../kernel/json-schema/validate.ts';
 import type { NodeTypeDescription } from '../engine/node-types.ts';
 import { loopProblems } from './loop-rules.ts';
 
@@ -8,6 +8,8 @@ export interface StepDefinition {
   name?: string;
   config: Record<string, unknown>;
   next: string[];
+  /** where the editor drew the step; stored with the definition, never read at run time */
+  position?: { x: number; y: number };
 }
 
 export interface DefinitionBody {
@@ -23,6 +25,8 @@ export interface DefinitionProblem {
   message: string;
   type: string;
   step_id?: string;
+  /** RFC 6901 pointer into the request body (`/steps/2/config/url`): where an editor shows the problem */
+  pointer?: string;
 }
 
 export const TRIGGER_TYPES = ['manual', 'webhook', 'schedule', 'event', 'workspace_event'] as const;
@@ -42,16 +46,45 @@ export function branchTargets(desc: NodeTypeDescription, config: Record<string, 
 }
 
 const TIMEOUT_SCHEMA = { type: ['number', 'null'], exclusiveMinimum: 0 };
+/** `each`: the list a step runs once per element of (engine/each.ts) */
+const EACH_SCHEMA = { type: 'array', maxItems: 10_000 };
 
 /**
  * A config checked against its type's schema. Any step accepts `timeout` (seconds; missing or
- * null: no outer deadline), whether or not its type declares it.
+ * null: no outer deadline), `each` (a list, usually a template) and `each_flat`, whether or not
+ * its type declares them.
  */
-export function configProblems(desc: NodeTypeDescription, config: Record<string, unknown>): { path: string; message: string }[] {
-  const declared = Boolean((desc.config_schema.properties as Record<string, unknown> | undefined)?.timeout);
-  if (declared || !('timeout' in config)) return validateJsonSchema(desc.config_schema, config);
-  const { timeout, ...rest } = config;
-  return [...validateJsonSchema(TIMEOUT_SCHEMA, timeout, 'timeout'), ...validateJsonSchema(desc.config_schema, rest)];
+export function configProblems(desc: NodeTypeDescription, config: Record<string, unknown>): SchemaProblem[] {
+  const declared = (desc.config_schema.properties as Record<string, unknown> | undefined) ?? {};
+  const problems: SchemaProblem[] = [];
+  let rest = config;
+  if (!declared.timeout && 'timeout' in config) {
+    const { timeout, ...others } = rest;
+    problems.push(...validateJsonSchema(TIMEOUT_SCHEMA, timeout, 'timeout'));
+    rest = others;
+  }
+  if (!declared.each && 'each' in config) {
+    const { each, ...others } = rest;
+    problems.push(...validateJsonSchema(EACH_SCHEMA, each, 'each'));
+    rest = others;
+  }
+  if (!declared.each_flat && 'each_flat' in config) {
+    const { each_flat: flat, ...others } = rest;
+    problems.push(...validateJsonSchema({ type: 'boolean' }, flat, 'each_flat'));
+    if (!('each' in config)) problems.push({ path: 'each_flat', pointer: '/each_flat', message: 'needs each' });
+    rest = others;
+  }
+  return [...problems, ...validateJsonSchema(desc.config_schema, rest)];
+}
+
+/** Why a type cannot run per element (`config.each`): entries, loops, branching, skipped and durable nodes. */
+function eachRefusal(desc: NodeTypeDescription): string | undefined {
+  if (desc.entry) return 'an entry step';
+  if (desc.loop) return 'a loop step';
+  if (desc.skip_at_runtime) return 'a step never executed';
+  if (desc.checkpoints) return 'a durable step';
+  if (desc.branch_targets?.length) return 'a branching step (give it `items` for its item mode instead)';
+  return undefined;
 }
 
 /** Cycles (as step id lists) not passing through a loop construct (whose one allowed cycle loop-rules.ts shapes). */
@@ -85,13 +118,13 @@ function cycles(steps: StepDefinition[], isLoop: (s: StepDefinition) => boolean)
 export function definitionProblems(body: DefinitionBody, typeOf: (type: string) => NodeTypeDescription | undefined): DefinitionProblem[] {
   const problems: DefinitionProblem[] = [];
   const ids = new Set<string>();
-  for (const step of body.steps) {
-    if (ids.has(step.id)) problems.push({ field: `steps.${step.id}.id`, message: `Step id '${step.id}' is used more than once.`, type: 'duplicate_step', step_id: step.id });
+  body.steps.forEach((step, index) => {
+    if (ids.has(step.id)) problems.push({ field: `steps.${step.id}.id`, message: `Step id '${step.id}' is used more than once.`, type: 'duplicate_step', step_id: step.id, pointer: `/steps/${index}/id` });
     ids.add(step.id);
-  }
+  });
   const entries: string[] = [];
   const targeted = new Set(body.steps.flatMap((s) => s.next));
-  for (const step of body.steps) {
+  body.steps.forEach((step, index) => {
     const where = `steps.${step.id}`;
     const desc = typeOf(step.type);
     if (!desc) {
@@ -99,8 +132,10 @@ export function definitionProblems(body: DefinitionBody, typeOf: (type: string) 
     } else {
       if (desc.entry) entries.push(step.id);
       for (const p of configProblems(desc, step.config ?? {})) {
-        problems.push({ field: `${where}.config${p.path ? `.${p.path}` : ''}`, message: `config${p.path ? `.${p.path}` : ''} ${p.message}`, type: 'bad_config', step_id: step.id });
+        problems.push({ field: `${where}.config${p.path ? `.${p.path}` : ''}`, message: `config${p.path ? `.${p.path}` : ''} ${p.message}`, type: 'bad_config', step_id: step.id, pointer: `/steps/${index}/config${p.pointer}` });
       }
+      const refusal = step.config && 'each' in step.config ? eachRefusal(desc) : undefined;
+      if (refusal) problems.push({ field: `${where}.config.each`, message: `config.each cannot be set on ${refusal} (type '${step.type}').`, type: 'each_not_allowed', step_id: step.id, pointer: `/steps/${index}/config/each` });
       for (const target of branchTargets(desc, step.config ?? {})) {
         if (!step.next.includes(target)) problems.push({ field: `${where}.config`, message: `Branch target '${target}' is not in next.`, type: 'branch_not_in_next', step_id: step.id });
       }
@@ -110,7 +145,7 @@ export function definitionProblems(body: DefinitionBody, typeOf: (type: string) 
       if (!ids.has(next)) problems.push({ field: `${where}.next`, message: `next names '${next}', which is not a step of this workflow.`, type: 'dangling_next', step_id: step.id });
     }
     if (new Set(step.next).size !== step.next.length) problems.push({ field: `${where}.next`, message: 'next lists a step more than once.', type: 'duplicate_next', step_id: step.id });
-  }
+  });
   if (entries.length === 0) problems.push({ field: 'steps', message: 'The workflow needs exactly one entry step (trigger or webhook); it has none.', type: 'no_entry' });
   if (entries.length > 1) {
     for (const id of entries) problems.push({ field: `steps.${id}.type`, message: `The workflow needs exactly one entry step; it has ${entries.length}: ${entries.join(', ')}.`, type: 'multiple_entries', step_id: id });
@@ -123,7 +158,24 @@ export function definitionProblems(body: DefinitionBody, typeOf: (type: string) 
   if (body.trigger_type !== undefined && !(TRIGGER_TYPES as readonly string[]).includes(body.trigger_type)) {
     problems.push({ field: 'trigger_type', message: `trigger_type must be one of ${TRIGGER_TYPES.join(', ')}.`, type: 'bad_trigger_type' });
   }
-  return problems;
+  return withPointers(problems, body.steps);
+}
+
+/**
+ * Gives each problem still without one the pointer its field names: `steps.<id>.next` is
+ * `/steps/<index of id>/next` (the field's rest never holds a config key, whose dots would be
+ * ambiguous: config problems carry their pointer from the schema validator).
+ */
+function withPointers(problems: DefinitionProblem[], steps: StepDefinition[]): DefinitionProblem[] {
+  const indexOf = new Map<string, number>();
+  steps.forEach((s, i) => indexOf.has(s.id) || indexOf.set(s.id, i));
+  return problems.map((p) => {
+    if (p.pointer !== undefined) return p;
+    const index = p.step_id === undefined ? undefined : indexOf.get(p.step_id);
+    if (index === undefined) return { ...p, pointer: `/${p.field.split('.').join('/')}` };
+    const rest = p.field.slice(`steps.${p.step_id}`.length);
+    return { ...p, pointer: `/steps/${index}${rest.split('.').join('/')}` };
+  });
 }
 
 /** The definition as a save stores it (each step's `config` and `next` defaulted), with every reason it could not be saved. */

@@ -227,6 +227,25 @@ export class Engine {
   }
 
   /**
+   * Creates a run already held by this process and drives it here at once, never through the
+   * queue: a sub-workflow's child, whose parent step waits for it and so must not wait for a
+   * free queue slot. Durable like any run: if this process dies, recovery takes it over.
+   */
+  async startHere(run: NewRun): Promise<CreatedRun> {
+    const events: RunEvent[] = [{ type: 'run.created', data: { status: 'running' } }, { type: 'run.started', data: { status: 'running' } }];
+    const created = await this.deps.store.create(run, { status: 'running', leaseOwner: this.owner, leaseSeconds: this.lease, events });
+    const row = { ...run, status: 'running', seq: created.seq, output: null, error: null, pause: null, retry_of: null, root_run_id: run.id, retry_from_step: null, invalidated: null, lineage_attempt: 1, lease_owner: this.owner, lease_expires_at: null, recoveries: 0, inline: false, created_at: new Date(), started_at: new Date(), finished_at: null } as RunnableRun;
+    this.deps.live.publish(row.id, row.entity_id, events.map((e, i) => ({ id: created.seq - events.length + 1 + i, ...e })));
+    void this.drive(this.executor(row, new DbJournal(this.deps.store, row, this.owner)))
+      .then(async (outcome) => {
+        await this.afterOutcome(row, outcome);
+        this.announceSettled(row, outcome);
+      })
+      .catch(() => undefined);
+    return created;
+  }
+
+  /**
    * Runs a webhook's workflow in this process, durably unless persistence is errors-only:
    * the row commits first (with this process's lease), and a sweeper on a work node takes the
    * run over if this process dies.

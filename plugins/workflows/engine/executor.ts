@@ -1,11 +1,14 @@
 import type { ServiceBroker } from 'moleculer';
 import { RunPlan, type PlanReceipt } from './plan.ts';
-import { runStep, type StepOutcome, type StepRunnerDeps } from './step-runner.ts';
+import { runStep, type StepOutcome } from './step-runner.ts';
 import type { NodeTypeRegistry } from './node-types.ts';
 import type { TemplateScope } from './templates.ts';
 import type { LiveEvent } from './live-events.ts';
 import type { EngineProfile } from './profile.ts';
 import { nowIso } from './clock.ts';
+import { announceChatRunStopped } from './chat-run.ts';
+import { EACH_KEY, elementReceipts, runEach, type EachDeps } from './each.ts';
+import { routedOutput } from './item-routes.ts';
 import { iterationOf, iterationView, logicalStepId, LOOP_DONE, loopBodiesOf, LoopState, type LoopBase } from './loops.ts';
 import { CHECKPOINT_SEPARATOR, type Checkpoint, type CheckpointParams, type DurableAnswer } from '../../../kernel/nodes/durable.ts';
 import { checkpointOf, finalOutputOf, isCheckpointId, receiptEvents, skipReceipt, storedReceipts } from './receipts.ts';
@@ -67,7 +70,7 @@ export class RunExecutor {
   private outcome?: RunOutcome;
 
   /** what every step of this run is run with */
-  private readonly stepDeps: StepRunnerDeps;
+  private readonly stepDeps: EachDeps;
 
   constructor(private readonly run: RunnableRun, existing: ReceiptRow[], private readonly deps: ExecutorDeps) {
     const bodies = loopBodiesOf(run.snapshot.steps, (s) => Boolean(deps.nodeTypes.get(s.type)?.description.loop));
@@ -83,7 +86,10 @@ export class RunExecutor {
       markInFlight: this.commitMarker.bind(this),
       started: this.announceStart.bind(this),
       checkpointsOf: this.checkpointsOf.bind(this),
+      elements: this.elementsOf.bind(this),
+      commitElement: this.commitMarker.bind(this),
     };
+    this.originsOf = this.originsOf.bind(this);
   }
 
   private commitMarker(marker: ReceiptRow): Promise<boolean> {
@@ -97,6 +103,14 @@ export class RunExecutor {
   private checkpointsOf(stepId: string): Checkpoint[] {
     const prefix = stepId + CHECKPOINT_SEPARATOR;
     return [...this.checkpoints.values()].filter((r) => r.step_id.startsWith(prefix)).map(checkpointOf);
+  }
+
+  private elementsOf(storedId: string): Map<number, ReceiptRow> {
+    return elementReceipts(this.checkpoints, storedId);
+  }
+
+  private originsOf(stepId: string): unknown {
+    return this.receipts.get(stepId)?.directive?.origins;
   }
 
   /** The run this executor drives. */
@@ -179,7 +193,7 @@ export class RunExecutor {
   }
 
   private scope(): TemplateScope {
-    return { outputs: this.outputs, stepIds: this.plan.stepIds, variables: this.run.variables ?? {}, trigger: this.run.trigger };
+    return { outputs: this.outputs, stepIds: this.plan.stepIds, variables: this.run.variables ?? {}, trigger: this.run.trigger, originsOf: this.originsOf };
   }
 
   private waiting(): ReceiptRow[] {
@@ -268,13 +282,14 @@ export class RunExecutor {
     for (const r of all) this.remember(r);
     this.deps.publish(events.map((e, i) => ({ id: seq - events.length + 1 + i, ...e })));
     if (finish) this.outcome = { status: finish.status, output: finish.output, error: finish.error, pause: finish.pause ?? null };
+    if (finish && this.run.trigger_type === 'chat') announceChatRunStopped(this.deps.broker, this.run, finish);
     return true;
   }
 
   private inputsOf(stepId: string): { input: unknown; inputs: Record<string, unknown> } {
     if (stepId === this.plan.entryId) return { input: this.run.trigger ?? null, inputs: {} };
     const parents = this.plan.activeParents(stepId, this.receipts);
-    const inputs = Object.fromEntries(parents.map((p) => [p, this.outputs.get(p) ?? null]));
+    const inputs = Object.fromEntries(parents.map((p) => [p, routedOutput(this.receipts.get(p)?.directive, stepId, this.outputs.get(p)) ?? null]));
     return { input: parents.length === 1 ? inputs[parents[0]] : inputs, inputs };
   }
 
@@ -283,15 +298,9 @@ export class RunExecutor {
     const { input, inputs } = approved ? approved.invocation : this.inputsOf(stepId);
     const readyAt = this.deps.profile ? performance.now() : 0;
     const task = (async () => {
-      const outcome = await runStep(
-        this.stepDeps,
-        this.run,
-        step,
-        input,
-        inputs,
-        this.scope(),
-        approved,
-      );
+      const outcome = step.config?.[EACH_KEY] !== undefined && !approved
+        ? await runEach(this.stepDeps, this.run, step, this.loops?.storedId(stepId) ?? stepId, input, inputs, this.scope())
+        : await runStep(this.stepDeps, this.run, step, input, inputs, this.scope(), approved);
       if (!outcome) return;
       // a step's input is its active parents' outputs (the entry's: the run's trigger), all
       // committed already: it is not stored again (run-view.ts derives it for the trace)

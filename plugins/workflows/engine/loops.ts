@@ -167,7 +167,8 @@ export class LoopState {
       const results = [...(this.results.get(loopId) ?? [])];
       results[i] = output;
       const step = this.steps.get(loopId)!;
-      const final: ReceiptRow = { ...own, output: { ...base, results }, taken: step.next.filter((n) => doneTargets(step).includes(n)), directive: { ...(own.directive ?? {}), loop: LOOP_DONE }, finished_at: now };
+      // collected: every iteration's result list as one list (an n8n Loop Over Items' done output)
+      const final: ReceiptRow = { ...own, output: { ...base, results, collected: results.flat() }, taken: step.next.filter((n) => doneTargets(step).includes(n)), directive: { ...(own.directive ?? {}), loop: LOOP_DONE }, finished_at: now };
       out.push(final);
       view.set(loopId, final);
     }

@@ -24,6 +24,10 @@ export interface NodeResult {
   question?: { text: string; details?: unknown };
   artifacts?: unknown[];
   child_runs?: string[];
+  /** item mode (engine/item-routes.ts): target step id -> the key of `output` holding the items it receives as its input */
+  route?: Record<string, string>;
+  /** item mode: per output key, each item's index in the list the node was given */
+  origins?: Record<string, number[]>;
 }
 
 export interface NodeCallParams {

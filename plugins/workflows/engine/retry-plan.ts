@@ -1,4 +1,8 @@
 import { RunPlan } from './plan.ts';
+import { ELEMENT_KEY } from './each.ts';
+import { CHECKPOINT_SEPARATOR } from '../../../kernel/nodes/durable.ts';
+
+const EACH_ELEMENT = CHECKPOINT_SEPARATOR + ELEMENT_KEY;
 import { referencedSteps } from './templates.ts';
 import { ITERATION_SEPARATOR, iterationOf, logicalStepId, loopBodies } from './loops.ts';
 import { SNAPSHOT_FORMAT, type Snapshot } from '../store/definitions.ts';
@@ -38,8 +42,10 @@ export function planRetry(run: RunRow, receipts: ReceiptRow[], fromStepId: strin
   if (unreconciled.length) return { kind: 'unreconciled', steps: unreconciled };
   const stepIds = new Set(snap.steps.map((s) => s.id));
   if (fromStepId !== undefined && !stepIds.has(fromStepId)) return { kind: 'unknown_step', step_id: fromStepId };
-  const errorStep = (run.error as { step_id?: string } | null)?.step_id;
-  const from = fromStepId !== undefined ? [fromStepId] : receipts.filter((r) => r.status === 'failed').map((r) => r.step_id);
+  const failedAt = (run.error as { step_id?: string } | null)?.step_id;
+  // a run stopped by an element of a step with each: that step is where the retry starts
+  const errorStep = failedAt?.includes(EACH_ELEMENT) ? logicalStepId(failedAt.slice(0, failedAt.indexOf(EACH_ELEMENT))) : failedAt;
+  const from = fromStepId !== undefined ? [fromStepId] : receipts.filter((r) => r.status === 'failed' && !r.step_id.includes(EACH_ELEMENT)).map((r) => r.step_id);
   const settled = (r: ReceiptRow) => r.status === 'completed' || r.status === 'skipped' || r.status === 'reconciled';
   if (from.length === 0 && errorStep && stepIds.has(errorStep)) {
     // the step that stopped the run was reconciled as done: carry everything and go on after it
@@ -68,7 +74,15 @@ export function planRetry(run: RunRow, receipts: ReceiptRow[], fromStepId: strin
   }
   // a loop iteration's receipts (`<step>@<i>`) go with their step, and only for iterations that
   // ended (have their `<loop>@<i>`): an iteration cut short runs again whole
-  const kept = receipts.filter((r) => !invalid.has(logicalStepId(r.step_id)) && settled(r));
+  // an element receipt of a step with `each` (`<step>:each.<i>`) goes with its step, and also
+  // when that step failed and is retried itself: the retry goes on at its first element not done
+  const elementOwner = (id: string) => (id.includes(EACH_ELEMENT) ? logicalStepId(id.slice(0, id.indexOf(EACH_ELEMENT))) : undefined);
+  const keep = (r: ReceiptRow) => {
+    const owner = elementOwner(r.step_id);
+    if (owner === undefined) return !invalid.has(logicalStepId(r.step_id));
+    return !invalid.has(owner) || (fromStepId === undefined && from.includes(owner));
+  };
+  const kept = receipts.filter((r) => keep(r) && settled(r));
   const bodies = loopBodies(snap.steps, (s) => isLoopType(s.type));
   const loopOf = new Map([...bodies].flatMap(([loop, body]) => [...body].map((id) => [id, loop] as const)));
   const ended = new Set(kept.map((r) => r.step_id));

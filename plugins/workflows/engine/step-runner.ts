@@ -5,6 +5,7 @@ import type { Checkpoint } from '../../../kernel/nodes/durable.ts';
 import { hasUncertainEffect, type NodeTypeRegistry } from './node-types.ts';
 import { resolveTemplates, type TemplateScope } from './templates.ts';
 import { nowIso } from './clock.ts';
+import { composeOrigins, originsFrom, routeOf } from './item-routes.ts';
 import type { StepDefinition } from '../definitions/validate.ts';
 import type { EngineProfile } from './profile.ts';
 import { OUTPUT_IS_TRIGGER, type Approval, type PauseInfo, type ReceiptRow, type RunRow, type SavedInvocation } from '../store/run-types.ts';
@@ -92,6 +93,9 @@ export async function runStep(
   const directive: Record<string, unknown> = {};
   if (result.artifacts) directive.artifacts = result.artifacts;
   if (result.child_runs) directive.child_runs = result.child_runs;
+  const route = result.route ? routeOf(result.route, step.next, result.output) : undefined;
+  if (route) directive.route = route;
+  if (result.origins && typeof result.origins === 'object') directive.origins = composeOrigins(result.origins, originsFrom(step.config?.items, scope));
   const taken = Array.isArray(result.next) ? step.next.filter((n) => result.next!.includes(n)) : step.next;
   const fields = { uncertain, execute_ms: Math.round(executeMs * 1000) / 1000, output: result.output ?? null, taken };
 

@@ -11,20 +11,64 @@ export interface TemplateScope {
   stepIds: ReadonlySet<string>;
   variables: Readonly<Record<string, unknown>>;
   trigger: unknown;
+  /** the element a step with `config.each` runs for (engine/items.ts): `{{item}}`, `{{item_index}}`, `{{item_origin}}` */
+  item?: ItemBinding;
+  /** the item origins a committed step recorded (its receipt's `directive.origins`), for paired-item references */
+  originsOf?(stepId: string): unknown;
 }
+
+/** One element of a step's `each` list: its value, its index there and its origin index (where it came from upstream). */
+export interface ItemBinding {
+  value: unknown;
+  index: number;
+  origin: number;
+}
+
+/**
+ * The path segment `$item` (`{{fetch.output[$item].id}}`) picks a list's paired element: the
+ * one at the current item's origin index; a list of one element pairs with every item, and a
+ * value that is not a list is the single item itself (an entry step's payload).
+ */
+export const PAIRED_SEGMENT = '$item';
+/** The path segment `$index` picks a list's element at the current item's index (a list made from the same `each` list). */
+export const INDEX_SEGMENT = '$index';
 
 const WHOLE = /^\s*\{\{\s*([^{}]+?)\s*\}\}\s*$/;
 const ANY = /\{\{\s*([^{}]+?)\s*\}\}/g;
 const HAS = /\{\{/;
 
 export function pathOf(expression: string): string[] {
-  return expression.replace(/\[(\d+|"[^"]*"|'[^']*')\]/g, (_, k: string) => `.${k.replace(/^["']|["']$/g, '')}`).split('.').filter(Boolean);
+  return expression.replace(/\[(\d+|\$item|\$index|"[^"]*"|'[^']*')\]/g, (_, k: string) => `.${k.replace(/^["']|["']$/g, '')}`).split('.').filter(Boolean);
 }
 
-function dig(value: unknown, path: string[]): unknown {
+/** A list's element paired with the item whose origin is `origin`: by the list's recorded origins when it has them. */
+function pairedElement(list: unknown[], origin: number, origins: unknown[] | undefined): unknown {
+  if (list.length === 1) return list[0];
+  if (origins && origins.length === list.length) {
+    const at = origins.indexOf(origin);
+    return at < 0 ? undefined : list[at];
+  }
+  return list[origin];
+}
+
+/**
+ * The value at `path`; `recorded` is the origins the step recorded for its output (an array, or
+ * arrays by output key), which `$item` uses to find the paired element of a routed list.
+ */
+function dig(value: unknown, path: string[], item?: ItemBinding, recorded?: unknown): unknown {
   let current = value;
+  let origins = Array.isArray(recorded) ? recorded : undefined;
+  let keyed = recorded && typeof recorded === 'object' && !Array.isArray(recorded) ? (recorded as Record<string, unknown>) : undefined;
   for (const key of path) {
     if (current === null || current === undefined || typeof current !== 'object') return undefined;
+    if (key === PAIRED_SEGMENT || key === INDEX_SEGMENT) {
+      if (Array.isArray(current)) current = key === INDEX_SEGMENT ? current[item?.index ?? 0] : pairedElement(current, item?.origin ?? 0, origins);
+      origins = keyed = undefined;
+      continue;
+    }
+    if (!Object.prototype.hasOwnProperty.call(current, key)) return undefined;
+    origins = keyed && Object.hasOwn(keyed, key) && Array.isArray(keyed[key]) ? (keyed[key] as unknown[]) : undefined;
+    keyed = undefined;
     current = (current as Record<string, unknown>)[key];
   }
   return current;
@@ -62,9 +106,15 @@ function compile(text: string): Compiled {
 function lookupPath(path: string[], scope: TemplateScope): unknown {
   const head = path[0];
   if (head === undefined) return undefined;
-  if (scope.stepIds.has(head) && path[1] === 'output') return dig(scope.outputs.get(head), path.slice(2));
-  if (head === 'trigger') return dig(scope.trigger, path.slice(1));
-  if (Object.prototype.hasOwnProperty.call(scope.variables, head)) return dig(scope.variables[head], path.slice(1));
+  const item = scope.item;
+  if (item) {
+    if (head === 'item') return dig(item.value, path.slice(1), item);
+    if (head === 'item_index' && path.length === 1) return item.index;
+    if (head === 'item_origin' && path.length === 1) return item.origin;
+  }
+  if (scope.stepIds.has(head) && path[1] === 'output') return dig(scope.outputs.get(head), path.slice(2), item, item ? scope.originsOf?.(head) : undefined);
+  if (head === 'trigger') return dig(scope.trigger, path.slice(1), item);
+  if (Object.prototype.hasOwnProperty.call(scope.variables, head)) return dig(scope.variables[head], path.slice(1), item);
   return undefined;
 }
 

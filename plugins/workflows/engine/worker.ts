@@ -22,6 +22,7 @@ export class RunWorker {
   private sweepTimer?: NodeJS.Timeout;
   private stopped = false;
   private unregister?: () => void;
+  private unsubscribeReconnect?: () => void;
 
   constructor(private readonly deps: { engine: Engine; store: RunStore; recovery: RunRecovery; queue: JobQueue; packagesLoaded: Promise<void>; concurrency: number; sweepSeconds: number; leaseSeconds: number; logger: Logger }) {}
 
@@ -43,6 +44,13 @@ export class RunWorker {
         });
     };
     this.sweepTimer = setTimeout(tick, this.deps.sweepSeconds * 1000);
+    // a Redis that came back may have lost its jobs (restarted without persistence): rows are the truth
+    this.unsubscribeReconnect = this.deps.queue.onReconnect(() => {
+      if (this.stopped) return;
+      this.recover()
+        .then((n) => n.queued + n.taken > 0 && this.deps.logger.info(`queued ${n.queued + n.taken} workflow run(s) again after the queue reconnected`))
+        .catch((err) => this.deps.logger.warn(`workflow recovery after the queue reconnected failed: ${(err as Error).message}`));
+    });
     try {
       const n = await this.recover();
       if (n.queued > 0) this.deps.logger.info(`queued ${n.queued} pending or timed workflow run(s) again at start`);
@@ -106,6 +114,7 @@ export class RunWorker {
     this.stopped = true;
     clearTimeout(this.sweepTimer);
     this.unregister?.();
+    this.unsubscribeReconnect?.();
   }
 }
 

@@ -2,7 +2,12 @@ import type { StepDefinition } from '../definitions/validate.ts';
 import { DEFINITION_PARAMS, STEP_PARAM } from '../schemas.ts';
 
 /** Input that is not an export of the format named: the one importer error that is the client's (422); any other is a bug. */
-export class ImportError extends Error {}
+export class ImportError extends Error {
+  /** the part of the request at fault (default `data`) */
+  constructor(message: string, readonly field = 'data') {
+    super(message);
+  }
+}
 
 /** One node of the source tool, as mapped: our step type and config, and its outgoing edges by output index. */
 export interface MappedNode {
@@ -18,6 +23,22 @@ export interface MappedNode {
   branches?: { kind: 'condition' } | { kind: 'switch'; cases: unknown[]; default_output?: number };
   /** true when the node had no equivalent and was imported as a pass-through note */
   unmapped?: boolean;
+  /** the step id, when the importer chose it (else one is made from the name) */
+  id?: string;
+  /** puts the step ids of each output's targets into the config (branching nodes the kinds above do not cover) */
+  place?(config: Record<string, unknown>, targets: string[][]): void;
+}
+
+/** How one source node was carried over (the n8n importer's report). */
+export interface ImportReportEntry {
+  source: string;
+  source_type: string;
+  step_id: string;
+  status: 'mapped' | 'approximated' | 'unmapped';
+  /** what differs (approximated), why not (unmapped), or steps generated for it */
+  notes: string[];
+  /** where the node's (first output's) items are in a run, as a template value */
+  items?: unknown;
 }
 
 export interface ImportWarning {
@@ -31,6 +52,11 @@ export interface ImportedDefinition {
   steps: StepDefinition[];
   warnings: ImportWarning[];
   mapping: { source: string; source_id: string; source_type: string; step_id: string; type: string }[];
+  /** every source node, mapped / approximated / unmapped (n8n) */
+  report?: ImportReportEntry[];
+  /** credentials the source used: never imported, each an unset secret variable */
+  credentials?: { source: string; credential_type: string; name: string; variable: string }[];
+  variables?: Record<string, unknown>;
 }
 
 const ENTRY_TYPES = new Set(['trigger', 'webhook']);
@@ -136,7 +162,7 @@ export function outputsOf(raw: unknown, targetOf: (edge: unknown) => unknown, kn
 }
 
 /** A step id from a node's name: `^[A-Za-z_][A-Za-z0-9_-]*$`, at most 64 characters, unique. */
-function stepIdFor(name: string, taken: Set<string>): string {
+export function stepIdFor(name: string, taken: Set<string>): string {
   let base = name.normalize('NFKD').replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase().slice(0, 56) || 'step';
   if (!/^[A-Za-z_]/.test(base)) base = `s_${base}`;
   let id = base;
@@ -163,9 +189,10 @@ export function buildDefinition(tool: string, name: string, description: string,
   for (const node of nodes) node.name = node.name.slice(0, STEP_PARAM.props.name.max);
   const taken = new Set<string>();
   const idOf = new Map<string, string>();
+  for (const node of nodes) if (node.id) taken.add(node.id);
   for (const node of nodes) {
     if (idOf.has(node.key)) throw new ImportError(`more than one node is identified as '${node.key}'`);
-    idOf.set(node.key, stepIdFor(node.name, taken));
+    idOf.set(node.key, node.id ?? stepIdFor(node.name, taken));
   }
   const targets = (keys: string[] | undefined) => (keys ?? []).map((k) => idOf.get(k)).filter((id): id is string => id !== undefined);
 
@@ -184,7 +211,8 @@ export function buildDefinition(tool: string, name: string, description: string,
   const steps: StepDefinition[] = nodes.map((node) => {
     const next = [...new Set(node.outputs.flatMap((o) => targets(o)))];
     const config = { ...node.config };
-    if (node.branches?.kind === 'condition') {
+    if (node.place) node.place(config, node.outputs.map((o) => targets(o)));
+    else if (node.branches?.kind === 'condition') {
       config.branches = { ...(targets(node.outputs[0]).length ? { true: targets(node.outputs[0]) } : {}), ...(targets(node.outputs[1]).length ? { false: targets(node.outputs[1]) } : {}) };
     } else if (node.branches?.kind === 'switch') {
       const { cases, default_output } = node.branches;

@@ -1,176 +1,205 @@
 import {
-  buildDefinition, httpMethod, ImportError, list, mapStrings, outputsOf, own, parseJsonText, record, statusOr200, str, timerSeconds, titleOf,
-  unmappedNode, urlOrPlaceholder, type ImportedDefinition, type ImportWarning, type MappedNode,
+  buildDefinition, ImportError, record, stepIdFor, str, titleOf, unmappedNode,
+  type ImportedDefinition, type ImportReportEntry, type ImportWarning, type MappedNode,
 } from './graph.ts';
+import type { N8nNode, NodeCtx, NodeMapping } from './n8n/context.ts';
+import { readEdges, type Edge } from './n8n/edges.ts';
+import * as data from './n8n/map-data.ts';
+import * as flow from './n8n/map-flow.ts';
+import { ExpressionTranslator, itemsValue, type ItemsRef } from './n8n/translate.ts';
+import { unmappedReason } from './n8n/unmapped.ts';
+import { applySettings } from './n8n/settings.ts';
 
 /**
- * n8n's workflow export: `{name, nodes: [{id, name, type, parameters}], connections:
- * {<source node name>: {main: [[{node: <target name>}], ...]}}}` (outputs by index: an IF node's
- * output 0 is true, 1 false; a Switch's outputs follow its rules). n8n expressions (`={{ ... }}`)
- * that read the previous node (`$json.x`) or a named one (`$('Name').item.json.x`) become our
- * templates; any other expression is kept as text, with a warning.
+ * n8n's workflow export (`{name, nodes, connections, settings?, pinData?}`) as a definition
+ * that runs the same: per-item nodes run once per item (`each`), IF / Switch / Filter route
+ * items (item mode), expressions become templates or a generated `code` step (n8n dialect).
+ * The report lists every source node as mapped, approximated (what differs) or unmapped (why:
+ * it becomes a note passing its input on); credentials become unset secret variables.
  */
-interface N8nNode {
-  name: string;
-  type: string;
-  parameters?: unknown;
-}
+export const MAX_N8N_NODES = 500;
 
-const OPERATIONS: Record<string, string> = {
-  equal: 'eq', equals: 'eq', notEqual: 'ne', notEquals: 'ne', larger: 'gt', gt: 'gt', largerEqual: 'gte', gte: 'gte', smaller: 'lt', lt: 'lt',
-  smallerEqual: 'lte', lte: 'lte', contains: 'contains', isEmpty: 'empty', empty: 'empty', exists: 'exists', true: 'truthy', false: 'falsy',
+const MAPPERS: Record<string, (ctx: NodeCtx) => NodeMapping> = {
+  manualTrigger: flow.manualTrigger, start: flow.manualTrigger, scheduleTrigger: flow.scheduleTrigger, cron: flow.scheduleTrigger, webhook: flow.webhook,
+  if: flow.ifNode, switch: flow.switchNode, merge: flow.merge, splitInBatches: flow.loop, wait: flow.wait, respondToWebhook: flow.respond, noOp: flow.noOp,
+  stickyNote: flow.stickyNote, stopAndError: flow.stopAndError, httpRequest: data.http, set: data.set, code: data.code, filter: data.filter, sort: data.sort,
+  limit: data.limit, removeDuplicates: data.removeDuplicates, aggregate: data.aggregate, dateTime: data.dateTime,
 };
-const UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
+const ENTRY_TYPES = new Set(['manualTrigger', 'start', 'scheduleTrigger', 'cron', 'webhook']);
+const START = '\u0000start';
 
-export function importN8n(data: unknown, name: string | undefined): ImportedDefinition {
-  const doc = record(data);
-  if (!Array.isArray(doc.nodes)) throw new ImportError('an n8n export has a `nodes` array');
+const shortOf = (type: string) => type.replace(/^n8n-nodes-base\./, '');
+const slug = (text: string) => text.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toLowerCase().slice(0, 48) || 'credential';
+
+/** The nodes of a well-formed export, by name (names are n8n's node keys). */
+function readNodes(doc: Record<string, unknown>): N8nNode[] {
+  if (!Array.isArray(doc.nodes)) throw new ImportError('an n8n export has a `nodes` array', 'data.nodes');
+  if (doc.nodes.length > MAX_N8N_NODES) throw new ImportError(`the export has ${doc.nodes.length} nodes; a workflow holds at most ${MAX_N8N_NODES}`, 'data.nodes');
   const nodes = doc.nodes.filter((n): n is N8nNode => typeof record(n).name === 'string' && typeof record(n).type === 'string');
-  if (nodes.length === 0) throw new ImportError('the n8n export has no nodes');
-  const connections = record(doc.connections);
+  if (nodes.length === 0) throw new ImportError('the n8n export has no nodes', 'data.nodes');
+  const seen = new Set<string>();
+  for (const n of nodes) {
+    if (seen.has(n.name)) throw new ImportError(`more than one node is named '${n.name}'`, 'data.nodes');
+    seen.add(n.name);
+  }
+  return nodes;
+}
+
+export function importN8n(input: unknown, name: string | undefined): ImportedDefinition {
+  const doc = record(input);
+  const nodes = readNodes(doc);
+  const byName = new Map(nodes.map((n) => [n.name, n]));
   const warnings: ImportWarning[] = [];
-  const names = new Set(nodes.map((n) => n.name));
-  const outputs = nodes.map((node) => outputsOf(record(own(connections, node.name)).main, (edge) => record(edge).node, (t) => names.has(t), node.name, warnings));
-  const parents = new Map<string, Set<string>>();
-  nodes.forEach((node, i) => {
-    for (const target of outputs[i].flat()) parents.set(target, (parents.get(target) ?? new Set()).add(node.name));
-  });
-  const mapped = nodes.map((node, i) => mapNode(node, outputs[i], warnings));
-  const built = buildDefinition('n8n', titleOf(name, doc.name, 'n8n'), 'Imported from an n8n workflow export.', mapped, warnings);
-  return translateExpressions(built, parents);
-}
+  const { outEdges, inEdges } = readEdges(doc.connections, (n) => byName.has(n), warnings);
+  const zone = str(record(doc.settings).timezone) || 'UTC';
+  const taken = new Set<string>();
+  const idOf = new Map(nodes.map((n) => [n.name, stepIdFor(n.name, taken)]));
+  const hasEntry = nodes.some((n) => ENTRY_TYPES.has(shortOf(n.type)) && !n.disabled);
+  const startId = hasEntry ? undefined : stepIdFor('start', taken);
 
-function mapNode(node: N8nNode, outputs: string[][], warnings: ImportWarning[]): MappedNode {
-  const p = record(node.parameters);
-  const short = node.type.replace(/^n8n-nodes-base\./, '');
-  const base = { key: node.name, name: node.name, source_type: node.type, outputs: outputs.length ? outputs : [[]] };
-  switch (short) {
-    case 'manualTrigger':
-    case 'start':
-      return { ...base, type: 'trigger', config: {} };
-    case 'scheduleTrigger':
-    case 'cron':
-      warnings.push({ source: node.name, message: 'a schedule trigger: set the schedule on the binding (trigger type schedule)' });
-      return { ...base, type: 'trigger', config: { description: 'Imported schedule trigger' } };
-    case 'webhook':
-      return { ...base, type: 'webhook', config: {} };
-    case 'httpRequest':
-      return { ...base, type: 'http', config: httpConfig(p, node.name, warnings) };
-    case 'set':
-      return { ...base, type: 'transform', config: { set: setValues(p) } };
-    case 'if':
-      return { ...base, type: 'condition', config: conditionConfig(p, node.name, warnings), branches: { kind: 'condition' } };
-    case 'switch':
-      return switchNode(base, p, node.name, warnings);
-    case 'respondToWebhook': {
-      const status = statusOr200(record(p.options).responseCode, node.name, warnings);
-      return { ...base, type: 'respond', config: { status, ...(p.responseBody !== undefined ? { body: jsonBody(p.responseBody) } : {}) } };
+  // credentials: never imported, each an unset secret variable
+  const credentials: NonNullable<ImportedDefinition['credentials']> = [];
+  const variables: Record<string, unknown> = {};
+  const credentialVars = new Map<string, Record<string, string>>();
+  for (const node of nodes) {
+    const vars: Record<string, string> = {};
+    for (const [type, ref] of Object.entries(record(node.credentials))) {
+      const label = str(record(ref).name) ?? type;
+      const variable = `n8n_credential_${slug(label)}`;
+      vars[type] = variable;
+      if (!(variable in variables)) variables[variable] = '';
+      credentials.push({ source: node.name, credential_type: type, name: label, variable });
     }
-    case 'wait':
-      return { ...base, type: 'wait', config: waitConfig(p, node.name, warnings) };
-    case 'merge':
-      return { ...base, type: 'merge', config: {} };
-    case 'noOp':
-      return { ...base, type: 'note', config: { text: `Imported from n8n: '${node.name}' (no operation).` }, outputs: [outputs.flat()] };
-    case 'stickyNote':
-      return { ...base, type: 'note', config: { text: (str(p.content) ?? '').slice(0, 20000) }, outputs: [[]] };
-    case 'stopAndError':
-      return { ...base, type: 'stop', config: { fail: true, message: (str(p.errorMessage) || 'Stopped').slice(0, 2000) } };
-    default:
-      return unmappedNode('n8n', node.name, node.name, node.type, outputs);
+    credentialVars.set(node.name, vars);
   }
-}
 
-/** n8n's `{parameters: [{name, value}]}` lists (headers, body fields), as entries. */
-function namedValues(raw: unknown): [string, unknown][] {
-  return list(record(raw).parameters).map(record).filter((f) => typeof f.name === 'string' && f.name).map((f) => [f.name as string, f.value ?? null]);
-}
+  // a loop's body: what its output 1 reaches without passing through it
+  const loopBody = (loop: string): Set<string> => {
+    const body = new Set<string>();
+    const walk = (n: string) => {
+      if (n === loop || body.has(n)) return;
+      body.add(n);
+      for (const e of outEdges.get(n) ?? []) walk(e.to);
+    };
+    for (const e of outEdges.get(loop) ?? []) if (e.output === 1) walk(e.to);
+    return body;
+  };
+  const incoming = (n: string): Edge[] => {
+    const edges = inEdges.get(n) ?? [];
+    if (shortOf(byName.get(n)!.type) !== 'splitInBatches') return edges;
+    const body = loopBody(n);
+    return edges.filter((e) => !body.has(e.from));
+  };
 
-function httpConfig(p: Record<string, unknown>, name: string, warnings: ImportWarning[]): Record<string, unknown> {
-  const config: Record<string, unknown> = { method: httpMethod(p.method ?? p.requestMethod), url: urlOrPlaceholder(p.url, name, warnings) };
-  const headers = namedValues(p.headerParameters);
-  if (headers.length) config.headers = Object.fromEntries(headers.map(([k, v]) => [k, typeof v === 'object' ? '' : String(v)]));
-  if (typeof p.jsonBody === 'string') config.body = jsonBody(p.jsonBody);
-  else {
-    const fields = namedValues(p.bodyParameters);
-    if (fields.length) config.body = Object.fromEntries(fields);
+  const mappings = new Map<string, NodeMapping>();
+  /** an error output whose edges are left out, by node */
+  const dropped = new Map<string, number | undefined>();
+  const translators = new Map<string, ExpressionTranslator>();
+  const codeIds = new Map<string, string>();
+  const visiting = new Set<string>();
+  const itemsAt = (n: string, output: number): ItemsRef | undefined => (n === START ? { path: `${startId}.output`, single: true } : mappingOf(n)?.items(output));
+  const inputOf = (n: string): ItemsRef | undefined => {
+    const e = incoming(n)[0];
+    if (e) return itemsAt(e.from, e.output);
+    return startId && !(inEdges.get(n)?.length) ? { path: `${startId}.output`, single: true } : undefined;
+  };
+
+  function mappingOf(n: string): NodeMapping | undefined {
+    const known = mappings.get(n);
+    if (known || visiting.has(n)) return known;
+    visiting.add(n);
+    const node = byName.get(n)!;
+    const id = idOf.get(n)!;
+    const input = inputOf(n);
+    const short = shortOf(node.type);
+    const ctx: NodeCtx = {
+      node, short, id, input, zone,
+      version: typeof node.typeVersion === 'number' ? node.typeVersion : 1,
+      p: record(node.parameters),
+      inputs: [0, 1, 2, 3].map((i) => {
+        const e = (inEdges.get(n) ?? []).find((x) => x.input === i);
+        return e ? itemsAt(e.from, e.output) : undefined;
+      }).filter((ref, i) => i < 2 || ref !== undefined),
+      credentials: credentialVars.get(n) ?? {},
+      nodeItems: (other) => (byName.has(other) ? itemsAt(other, 0) : undefined),
+      translator(mode) {
+        let tr = translators.get(n);
+        if (!tr) {
+          const computed = (key: string) => {
+            if (!codeIds.has(n)) codeIds.set(n, stepIdFor(`${id}_expressions`, taken));
+            return mode === 'item' ? `${codeIds.get(n)}.output[$index].${key}` : `${codeIds.get(n)}.output[0].${key}`;
+          };
+          tr = new ExpressionTranslator({ mode, input, nodeItems: ctx.nodeItems, computed });
+          translators.set(n, tr);
+        }
+        return tr;
+      },
+    };
+    const passOn = () => input;
+    let m: NodeMapping;
+    if (node.disabled === true) m = { ...flow.noOp(ctx), approx: ['disabled in n8n: passes its items on'] };
+    else if (MAPPERS[short] && node.type.startsWith('n8n-nodes-base.')) m = MAPPERS[short](ctx);
+    else m = { type: 'note', config: {}, items: passOn, approx: [], problems: [unmappedReason(node.type)] };
+    m.approx.push(...(translators.get(n)?.approx ?? []));
+    const sources = incoming(n);
+    if (short !== 'merge' && new Set(sources.map((e) => `${e.from}\u0000${e.output}`)).size > 1 && m.config.each !== undefined) {
+      m.approx.push(`reached from several nodes: it runs once, for the items of '${sources[0].from}' (n8n runs it once per incoming branch)`);
+    }
+    if (m.problems.length) m.items = passOn;
+    else dropped.set(n, applySettings(node as N8nNode & Record<string, unknown>, short, m).dropOutput);
+    mappings.set(n, m);
+    visiting.delete(n);
+    return m;
   }
-  return config;
-}
+  for (const node of nodes) mappingOf(node.name);
 
-/** Set node: v1 `values: {string: [{name, value}], number: [...], boolean: [...]}`, v3 `assignments.assignments: [{name, value}]`. */
-function setValues(p: Record<string, unknown>): Record<string, unknown> {
-  const fields = [...Object.values(record(p.values)).flatMap(list), ...list(record(p.assignments).assignments)].map(record);
-  return Object.fromEntries(fields.filter((f) => typeof f.name === 'string' && f.name).map((f) => [f.name, f.value ?? null]));
-}
-
-function conditionConfig(p: Record<string, unknown>, name: string, warnings: ImportWarning[]): Record<string, unknown> {
-  // v2: conditions.conditions[{leftValue, rightValue, operator: {operation}}]; v1: conditions.<type>[{value1, operation, value2}]
-  const conds = record(p.conditions);
-  const v2 = list(conds.conditions).map(record).map((c) => ({ left: c.leftValue, right: c.rightValue, op: record(c.operator).operation }));
-  const v1 = Object.entries(conds).filter(([k]) => k !== 'conditions').flatMap(([, v]) => list(v)).map(record).map((c) => ({ left: c.value1, right: c.value2, op: c.operation }));
-  const all = [...v2, ...v1];
-  if (all.length === 0) {
-    warnings.push({ source: name, message: 'an IF node without a condition this importer reads: it tests nothing (always false); edit it' });
-    return { expression: false };
+  // the generated code step of a node's computing expressions sits between its parents and it
+  const codeKey = (n: string) => `${n}\u0000expressions`;
+  const into = (target: string) => (codeIds.has(target) && !mappings.get(target)!.problems.length ? codeKey(target) : target);
+  const mapped: MappedNode[] = [];
+  if (startId) {
+    const roots = nodes.filter((n) => !(inEdges.get(n.name)?.length) && mappings.get(n.name)?.type !== 'note').map((n) => into(n.name));
+    mapped.push({ key: START, id: startId, name: 'Start', source_type: 'n8n', type: 'trigger', config: { description: 'Added by the n8n import: the source had no trigger.' }, outputs: [roots] });
+    warnings.push({ source: 'Start', message: 'the source had no trigger this platform knows: a manual trigger was added in front' });
   }
-  if (all.length > 1) warnings.push({ source: name, message: 'an IF node with several conditions: only the first was imported' });
-  const first = all[0];
-  const operator = own(OPERATIONS, first.op);
-  if (!operator) warnings.push({ source: name, message: `condition operation '${str(first.op) ?? ''}' has no equivalent: the left value's truthiness decides` });
-  return { expression: first.left ?? null, ...(operator ? { operator } : {}), ...(operator && !['empty', 'exists', 'truthy', 'falsy'].includes(operator) ? { value: first.right ?? null } : {}) };
-}
-
-function switchNode(base: Omit<MappedNode, 'type' | 'config'>, p: Record<string, unknown>, name: string, warnings: ImportWarning[]): MappedNode {
-  // v1/v2: value1 (or dataPropertyName) + rules.rules[{value2, output}] + fallbackOutput
-  const rules = list(record(p.rules).rules).map(record);
-  if (rules.length === 0) {
-    warnings.push({ source: name, message: 'a Switch in rules mode this importer does not read: imported as a note' });
-    return unmappedNode('n8n', base.key, name, base.source_type, base.outputs);
+  const report: ImportReportEntry[] = [];
+  for (const node of nodes) {
+    const m = mappings.get(node.name)!;
+    const id = idOf.get(node.name)!;
+    const outputs: string[][] = [];
+    for (const e of outEdges.get(node.name) ?? []) if (e.output !== dropped.get(node.name)) (outputs[e.output] ??= []).push(into(e.to));
+    for (let i = 0; i < outputs.length; i++) outputs[i] ??= [];
+    const notes = m.problems.length ? m.problems : [...new Set(m.approx)];
+    const tr = translators.get(node.name);
+    if (!m.problems.length && tr?.computing.length) {
+      const codeId = codeIds.get(node.name)!;
+      mapped.push(generatedCode(codeKey(node.name), codeId, node, tr, translatorMode(m), inputOf(node.name), (other) => (byName.has(other) ? itemsAt(other, 0) : undefined)));
+      notes.push(`computing expressions moved to the generated code step '${codeId}' (n8n dialect): ${tr.computing.map((c) => `{{ ${c.source.slice(0, 120)} }}`).join(', ')}`);
+    }
+    if (m.problems.length) mapped.push({ ...unmappedNode('n8n', node.name, node.name, node.type, outputs), id });
+    else mapped.push({ key: node.name, id, name: node.name, source_type: node.type, type: m.type, config: m.config, outputs: m.detached ? [[]] : outputs.length ? outputs : [[]], place: m.place });
+    const status = m.problems.length ? 'unmapped' : m.approx.length ? 'approximated' : 'mapped';
+    const items = m.items(0);
+    report.push({ source: node.name, source_type: node.type, step_id: id, status, notes, ...(items && !m.detached ? { items: itemsValue(items) } : {}) });
+    if (status !== 'mapped') warnings.push({ source: node.name, message: `${status}: ${notes.join('; ')}` });
   }
-  const at = (index: unknown, otherwise: number) => base.outputs[typeof index === 'number' ? index : otherwise] ?? [];
-  const cases = rules.map((rule) => rule.value2 ?? null);
-  const outputs = rules.map((rule, i) => at(rule.output, i));
-  const fallback = typeof p.fallbackOutput === 'number' ? p.fallbackOutput : undefined;
-  if (fallback !== undefined) outputs.push(at(fallback, -1));
-  return { ...base, outputs, type: 'switch', config: { value: p.value1 ?? p.dataPropertyName ?? null }, branches: { kind: 'switch', cases, default_output: fallback !== undefined ? cases.length : undefined } };
+  if (doc.pinData && typeof doc.pinData === 'object') warnings.push({ source: 'pinData', message: 'pinned data is not imported' });
+  const built = buildDefinition('n8n', titleOf(name, doc.name, 'n8n'), 'Imported from an n8n workflow export.', mapped, warnings);
+  return { ...built, report, credentials, variables };
 }
 
-function waitConfig(p: Record<string, unknown>, name: string, warnings: ImportWarning[]): Record<string, unknown> {
-  if (p.resume === 'webhook' || p.resume === 'form') return { wait_type: 'event' };
-  return { wait_type: 'timer', seconds: timerSeconds(p.amount, own(UNITS, p.unit ?? 'seconds') ?? 1, name, warnings) };
+function translatorMode(m: NodeMapping): 'item' | 'first' {
+  return m.config.each !== undefined ? 'item' : 'first';
 }
 
-/** A JSON body n8n kept as text (an expression when it starts with `=`): parsed when it is plain JSON. */
-function jsonBody(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const parsed = parseJsonText(value.replace(/^=/, ''));
-  return typeof parsed === 'string' ? value : parsed;
-}
-
-const EXPRESSION = /\{\{\s*(.+?)\s*\}\}/g;
-const JSON_PATH = /^\$json((?:\.[A-Za-z_$][\w$]*|\[\d+\]|\[["'][^"']+["']\])*)$/;
-const NAMED = /^\$(?:\(['"](.+?)['"]\)\.(?:item|first\(\)|last\(\))|node\[["'](.+?)["']\])\.json((?:\.[A-Za-z_$][\w$]*|\[\d+\]|\[["'][^"']+["']\])*)$/;
-
-/** n8n expressions (strings starting with `=`) in every config, as our templates where they can be. */
-function translateExpressions(built: ImportedDefinition, parents: Map<string, Set<string>>): ImportedDefinition {
-  const stepOf = new Map(built.mapping.map((m) => [m.source_id, m.step_id]));
-  const sourceOf = new Map(built.mapping.map((m) => [m.step_id, m.source_id]));
-  const path = (p: string) => p.replace(/\[["']([^"']+)["']\]/g, '.$1');
-  for (const step of built.steps) {
-    const source = sourceOf.get(step.id);
-    const parentSteps = [...(parents.get(source ?? '') ?? [])].map((n) => stepOf.get(n)).filter(Boolean);
-    const convert = (text: string): string =>
-      text.replace(/^=/, '').replace(EXPRESSION, (whole, expr: string) => {
-        const previous = JSON_PATH.exec(expr);
-        if (previous && parentSteps.length === 1) return `{{${parentSteps[0]}.output${path(previous[1])}}}`;
-        const named = NAMED.exec(expr);
-        const target = named ? stepOf.get(named[1] ?? named[2]) : undefined;
-        if (named && target) return `{{${target}.output${path(named[3])}}}`;
-        built.warnings.push({ source: source ?? step.id, message: `expression ${whole} was kept as text: it has no equivalent template` });
-        return whole;
-      });
-    step.config = mapStrings(step.config, (text) => (text.startsWith('=') ? convert(text) : text)) as Record<string, unknown>;
-  }
-  return built;
+/** The code step computing a node's computing expressions: once per item (item mode) or once (first item). */
+function generatedCode(key: string, id: string, node: N8nNode, tr: ExpressionTranslator, mode: 'item' | 'first', input: ItemsRef | undefined, nodeItems: (name: string) => ItemsRef | undefined): MappedNode {
+  const items = itemsValue(input);
+  const nodes = Object.fromEntries(tr.computing.flatMap((c) => c.nodes).map((n) => [n, itemsValue(nodeItems(n))]));
+  const values = tr.computing.map((c) => `${c.key}: (${c.source})`).join(', ');
+  const config =
+    mode === 'item'
+      ? { each: items, dialect: 'n8n', code: `return { ${values} };`, input: { mode: 'each', item: '{{item}}', index: '{{item_index}}', origin: '{{item_origin}}', items, nodes } }
+      : { dialect: 'n8n', code: `return [{ ${values} }];`, input: { mode: 'all', items, nodes } };
+  return { key, id, name: `${node.name} (expressions)`.slice(0, 200), source_type: node.type, type: 'code', config, outputs: [[node.name]] };
 }

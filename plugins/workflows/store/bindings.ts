@@ -127,6 +127,25 @@ export class BindingStore {
     );
   }
 
+  /** The workspace's enabled chat entrypoint, with its definition (at most one: see otherChatEntrypoint). */
+  async chatEntrypoint(entityId: string, workspaceId: string): Promise<BindingWithDefinition | undefined> {
+    return this.sql.one<BindingWithDefinition>(
+      `SELECT b.*, to_jsonb(w.*) AS definition FROM workflow_bindings b JOIN workflows w ON w.id = b.workflow_id AND w.entity_id = b.entity_id
+       WHERE b.entity_id = $1 AND b.workspace_id::text = $2 AND b.enabled AND b.chat_entrypoint
+       ORDER BY b.updated_at DESC LIMIT 1`,
+      [entityId, workspaceId],
+    );
+  }
+
+  /** Another enabled chat entrypoint of the workspace than `exceptId`, if any. */
+  async otherChatEntrypoint(entityId: string, workspaceId: string, exceptId: string | null): Promise<string | undefined> {
+    const row = await this.sql.one<{ id: string }>(
+      `SELECT id FROM workflow_bindings WHERE entity_id = $1 AND workspace_id::text = $2 AND enabled AND chat_entrypoint AND id::text <> $3 LIMIT 1`,
+      [entityId, workspaceId, exceptId ?? ''],
+    );
+    return row?.id;
+  }
+
   /** Enabled bindings of an entity listening for this event (`workspace_event` ones only in that workspace). */
   async forEvent(entityId: string, event: string, workspaceId: string | null): Promise<BindingWithDefinition[]> {
     return this.sql.rows<BindingWithDefinition>(

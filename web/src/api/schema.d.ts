@@ -344,8 +344,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve or reject the pending tool call
-         * @description The run goes on at once (approve: the tool runs; reject: the model is told). The answer names the new assistant message and the event id to follow from: GET /api/v1/chat/runs/{run_id}/events?last_event_id={last_event_id}. 409 CHAT_ERR_NO_PENDING_APPROVAL when nothing waits.
+         * Approve or reject what the conversation waits on
+         * @description A tool call (`pause.source: tool`) or an approval wait of the workspace chat entrypoint's workflow (`source: workflow`, decided only by the member who started that run, else 403). The run goes on at once (approve: the tool runs or the workflow continues; reject: the model is told, or the workflow run fails). The answer names the new assistant message and the event id to follow from: GET /api/v1/chat/runs/{run_id}/events?last_event_id={last_event_id}. 409 CHAT_ERR_NO_PENDING_APPROVAL when nothing waits.
          */
         post: operations["chat.decideApproval"];
         delete?: never;
@@ -425,7 +425,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message (with files) and stream the reply (SSE)
-         * @description multipart/form-data: the text fields below and up to 5 file parts named `files` (optional; each at most CHAT_FILE_MAX_BYTES, 413 above), given to the model with the message. The answer is text/event-stream with the frames `message.start` {conversation_id, message_id, run_id}, `text.delta` {text} (no id), `tool.call` {id, name, arguments}, `tool.result` {id, name, ok, error?}, `approval.required` {run_id, step_id, tool, reason}, `question` {text}, `message.end` {message_id, text, status, usage}, `error` {status, code, title}. Durable frames carry `id:` = the run's event seq: after a dropped connection, GET /api/v1/chat/runs/{run_id}/events with `Last-Event-ID` sends only what came after. A client that disconnects stops the model stream; the partial answer is kept (status interrupted).
+         * @description multipart/form-data: the text fields below and up to 5 file parts named `files` (optional; each at most CHAT_FILE_MAX_BYTES, 413 above), given to the model with the message. The answer is text/event-stream with the frames `message.start` {conversation_id, message_id, run_id}, `text.delta` {text} (no id), `tool.call` {id, name, arguments}, `tool.result` {id, name, ok, error?}, `approval.required` {run_id, step_id, tool, reason, source: tool|workflow}, `workflow.step` {step_id, type?, status, error?} (a run of the workspace's chat entrypoint), `question` {text}, `message.end` {message_id, text, status, usage}, `error` {status, code, title}. Durable frames carry `id:` = the run's event seq: after a dropped connection, GET /api/v1/chat/runs/{run_id}/events with `Last-Event-ID` sends only what came after. A client that disconnects stops the model stream; the partial answer is kept (status interrupted).
          */
         post: operations["chat.stream"];
         delete?: never;
@@ -646,6 +646,46 @@ export interface paths {
          * @description `enabled` sets the state; without it the state flips. Enabling computes the next fire from now (time spent paused is not caught up) and resets the consecutive failures.
          */
         post: operations["jobs.toggle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/executors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the job executors loaded now
+         * @description Read from the service registry on each call: an executor package loaded a moment ago is listed, an unloaded one is gone. `needs_prompt`: a job needs `payload_message`; `requires` / `requires_one`: context links it needs; `config`: the JSON schema of its `config` (absent: none taken).
+         */
+        get: operations["jobs.executors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the next fire times of a schedule
+         * @description Checks `schedule` exactly as a job's save does (422 naming `schedule.cron`, `schedule.timezone`, `schedule.every_seconds` or `schedule.at`) and answers its next `count` (1-50, default 5) fire times after now. Nothing is stored. An `every` schedule counts from now, as a new job would.
+         */
+        post: operations["jobs.preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1526,7 +1566,7 @@ export interface paths {
         put?: never;
         /**
          * Deploy a workflow into a workspace with a trigger
-         * @description A webhook binding gets a random secret token (256 bits, stored hashed); the response carries `webhook_token` and `webhook_url` once.
+         * @description A webhook binding gets a random secret token (256 bits, stored hashed); the response carries `webhook_token` and `webhook_url` once. `chat_entrypoint: true` makes it the workspace's chat entrypoint (one enabled per workspace, else 409).
          */
         post: operations["workflows.createBinding"];
         delete?: never;
@@ -1570,6 +1610,46 @@ export interface paths {
          * @description Like POST /{id}/run, with the binding's workspace and variables (a run's own variables win).
          */
         post: operations["workflows.runBinding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's action grants
+         * @description Durable approvals given to workflow_action_grant steps of runs the caller owns, newest first; `active=true` keeps those neither revoked, expired nor used up.
+         */
+        get: operations["workflows.listGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflows/grants/{grant_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an action grant
+         * @description Only its owner (the owner of the run that asked); later steps of its scope park for approval again (or fail, in check mode). Revoking a revoked grant changes nothing.
+         */
+        post: operations["workflows.revokeGrant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1724,8 +1804,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Retry chain and durable recovery evidence
-         * @description Every run of the lineage, oldest first, each with where it was retried from, the steps it invalidated, how many receipts it carried over and how often a sweeper recovered it.
+         * Retry chain, sub-workflow runs and durable recovery evidence
+         * @description Every run of the lineage, oldest first, each with where it was retried from, the steps it invalidated, how many receipts it carried over and how often a sweeper recovered it; `children`: the child runs their subworkflow steps started; `parent`: the step that started this run, when it is a child.
          */
         get: operations["workflows.runFamily"];
         put?: never;
@@ -1787,7 +1867,7 @@ export interface paths {
         put?: never;
         /**
          * Run control: reconcile a step with an uncertain external effect
-         * @description `{"step_id", "action": "reconcile", "outcome": "succeeded" | "failed", "output"?, "note"?}` records how a step that was in flight when its worker died really ended, so the run can be retried.
+         * @description `{"step_id", "action": "reconcile", "outcome": "succeeded" | "failed", "output"?, "note"?}` records how a step that was in flight when its worker died really ended, so the run can be retried. `step_id` may name one element of a step with `each` (`<step>:each.<i>`).
          */
         post: operations["workflows.stepControl"];
         delete?: never;
@@ -2099,6 +2179,10 @@ export interface components {
             errors?: {
                 field: string;
                 message: string;
+                /** @description RFC 6901 pointer into the request body to the failing value, where the API can name it (workflow definitions: `/steps/2/config/url`). */
+                pointer?: string;
+                /** @description The workflow step the problem is on (workflow definitions). */
+                step_id?: string;
                 /** @description The rule that failed. */
                 type?: string;
             }[];
@@ -3369,9 +3453,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @description The first message, cut at 80 characters. */
                             title: string;
@@ -3480,9 +3571,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -3499,6 +3597,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         };
                         run_id: string;
                     };
@@ -3560,9 +3660,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -3579,6 +3686,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         }[];
                         limit: number;
                         offset: number;
@@ -3672,9 +3781,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -3691,6 +3807,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         };
                         run_id: string;
                         user_message: {
@@ -3716,9 +3834,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -3735,6 +3860,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         };
                     };
                 };
@@ -3774,9 +3901,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -3793,6 +3927,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         };
                         run_id: string;
                         user_message: {
@@ -3818,9 +3954,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -3837,6 +3980,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         };
                     };
                 };
@@ -5112,6 +5257,95 @@ export interface operations {
                         updated_at: string;
                         version: number;
                         workspace_id?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.executors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            config?: Record<string, never>;
+                            description: string;
+                            name: string;
+                            needs_prompt: boolean;
+                            /** @enum {string} */
+                            queue: "work" | "celery";
+                            requires: ("workspace_id" | "conversation_id" | "agent_id" | "goal_id")[];
+                            requires_one: ("workspace_id" | "conversation_id" | "agent_id" | "goal_id")[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "jobs.preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    count?: number;
+                    schedule: {
+                        at?: string | null;
+                        cron?: string | null;
+                        every_seconds?: number | null;
+                        /** @enum {unknown} */
+                        kind: "cron" | "every" | "at";
+                        timezone?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        next_fire_times: string[];
+                        /** @description The zone the schedule is evaluated in. */
+                        timezone: string;
                     };
                 };
             };
@@ -8618,6 +8852,11 @@ export interface operations {
                                 id: string;
                                 name?: string;
                                 next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
                                 type: string;
                             }[];
                             /** @enum {string} */
@@ -8668,6 +8907,10 @@ export interface operations {
                         name?: string;
                         /** @default [] */
                         next?: string[];
+                        position?: {
+                            x: number;
+                            y: number;
+                        };
                         type: string;
                     }[];
                     /** @enum {unknown} */
@@ -8700,6 +8943,11 @@ export interface operations {
                             id: string;
                             name?: string;
                             next: string[];
+                            /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
                             type: string;
                         }[];
                         /** @enum {string} */
@@ -8754,6 +9002,11 @@ export interface operations {
                             id: string;
                             name?: string;
                             next: string[];
+                            /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
                             type: string;
                         }[];
                         /** @enum {string} */
@@ -8800,6 +9053,10 @@ export interface operations {
                         name?: string;
                         /** @default [] */
                         next?: string[];
+                        position?: {
+                            x: number;
+                            y: number;
+                        };
                         type: string;
                     }[];
                     /** @enum {unknown} */
@@ -8828,6 +9085,11 @@ export interface operations {
                             id: string;
                             name?: string;
                             next: string[];
+                            /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                            position?: {
+                                x: number;
+                                y: number;
+                            };
                             type: string;
                         }[];
                         /** @enum {string} */
@@ -9099,6 +9361,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            /** @description Messages to the workspace's chat (its thread, or a conversation of the workspace with no agent chosen) start a run of this binding, whose progress is projected into the conversation. At most one enabled per workspace (409 WORKFLOWS_ERR_CHAT_ENTRYPOINT_TAKEN). */
                             chat_entrypoint: boolean;
                             /** Format: date-time */
                             created_at: string;
@@ -9181,6 +9444,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Messages to the workspace's chat (its thread, or a conversation of the workspace with no agent chosen) start a run of this binding, whose progress is projected into the conversation. At most one enabled per workspace (409 WORKFLOWS_ERR_CHAT_ENTRYPOINT_TAKEN). */
                         chat_entrypoint: boolean;
                         /** Format: date-time */
                         created_at: string;
@@ -9255,6 +9519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Messages to the workspace's chat (its thread, or a conversation of the workspace with no agent chosen) start a run of this binding, whose progress is projected into the conversation. At most one enabled per workspace (409 WORKFLOWS_ERR_CHAT_ENTRYPOINT_TAKEN). */
                         chat_entrypoint: boolean;
                         /** Format: date-time */
                         created_at: string;
@@ -9435,6 +9700,131 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    "workflows.listGrants": {
+        parameters: {
+            query?: {
+                action?: string;
+                active?: boolean;
+                binding_id?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            action: string;
+                            /** @description neither revoked, expired nor used up */
+                            active: boolean;
+                            approved_by: string;
+                            /** Format: uuid */
+                            binding_id: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description null: never expires
+                             */
+                            expires_at: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @description null: no limit */
+                            max_uses: number | null;
+                            /** Format: uuid */
+                            origin_run_id: string;
+                            origin_step_id: string;
+                            /** Format: date-time */
+                            revoked_at: string | null;
+                            uses: number;
+                            /** Format: uuid */
+                            workflow_id: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "workflows.revokeGrant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                grant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action: string;
+                        /** @description neither revoked, expired nor used up */
+                        active: boolean;
+                        approved_by: string;
+                        /** Format: uuid */
+                        binding_id: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description null: never expires
+                         */
+                        expires_at: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description null: no limit */
+                        max_uses: number | null;
+                        /** Format: uuid */
+                        origin_run_id: string;
+                        origin_step_id: string;
+                        /** Format: date-time */
+                        revoked_at: string | null;
+                        uses: number;
+                        /** Format: uuid */
+                        workflow_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     "workflows.importWorkflow": {
         parameters: {
             query?: never;
@@ -9468,6 +9858,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description n8n: credentials the nodes used, never imported: each is an unset secret workflow variable. */
+                        credentials?: {
+                            credential_type: string;
+                            name: string;
+                            source: string;
+                            variable: string;
+                        }[];
                         definition: {
                             description: string;
                             name: string;
@@ -9476,6 +9873,11 @@ export interface operations {
                                 id: string;
                                 name?: string;
                                 next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
                                 type: string;
                             }[];
                             variables: Record<string, never>;
@@ -9486,6 +9888,16 @@ export interface operations {
                             source_type: string;
                             step_id: string;
                             type: string;
+                        }[];
+                        /** @description n8n: every source node, mapped, approximated (notes say what differs) or unmapped (notes say why; it became a note passing its input on). */
+                        report?: {
+                            items?: unknown;
+                            notes: string[];
+                            source: string;
+                            source_type: string;
+                            /** @enum {string} */
+                            status: "mapped" | "approximated" | "unmapped";
+                            step_id: string;
                         }[];
                         warnings: {
                             message: string;
@@ -9505,12 +9917,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description n8n: credentials the nodes used, never imported: each is an unset secret workflow variable. */
+                        credentials?: {
+                            credential_type: string;
+                            name: string;
+                            source: string;
+                            variable: string;
+                        }[];
                         mapping: {
                             source: string;
                             source_id: string;
                             source_type: string;
                             step_id: string;
                             type: string;
+                        }[];
+                        /** @description n8n: every source node, mapped, approximated (notes say what differs) or unmapped (notes say why; it became a note passing its input on). */
+                        report?: {
+                            items?: unknown;
+                            notes: string[];
+                            source: string;
+                            source_type: string;
+                            /** @enum {string} */
+                            status: "mapped" | "approximated" | "unmapped";
+                            step_id: string;
                         }[];
                         warnings: {
                             message: string;
@@ -9529,6 +9958,11 @@ export interface operations {
                                 id: string;
                                 name?: string;
                                 next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
                                 type: string;
                             }[];
                             /** @enum {string} */
@@ -9675,7 +10109,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 status?: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
-                trigger_type?: "manual" | "webhook" | "schedule" | "event" | "workspace_event" | "retry";
+                trigger_type?: "manual" | "webhook" | "schedule" | "event" | "workspace_event" | "retry" | "subworkflow";
                 workflow_id?: string;
                 workspace_id?: string;
             };
@@ -9973,6 +10407,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        children: {
+                            /** @description 1 for a child of a top-level run */
+                            depth: number;
+                            /** @description foreach_subworkflow: the element it ran for (0 for subworkflow) */
+                            item_index: number;
+                            /** Format: uuid */
+                            parent_run_id: string;
+                            parent_step_id: string;
+                            /**
+                             * Format: uuid
+                             * @description the child run
+                             */
+                            run_id: string;
+                            /** @description null while the linked run is not created yet */
+                            status?: string | null;
+                            workflow_id?: string | null;
+                        }[];
+                        parent: {
+                            /** @description 1 for a child of a top-level run */
+                            depth: number;
+                            /** @description foreach_subworkflow: the element it ran for (0 for subworkflow) */
+                            item_index: number;
+                            /** Format: uuid */
+                            parent_run_id: string;
+                            parent_step_id: string;
+                            /**
+                             * Format: uuid
+                             * @description the child run
+                             */
+                            run_id: string;
+                            /** @description null while the linked run is not created yet */
+                            status?: string | null;
+                            workflow_id?: string | null;
+                        } | null;
                         root_run_id: string;
                         runs: Record<string, never>[];
                     };
@@ -10780,9 +11248,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -10799,6 +11274,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         }[];
                         limit: number;
                         offset: number;
@@ -10879,9 +11356,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -10898,6 +11382,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         };
                         run_id: string;
                         user_message: {
@@ -10923,9 +11409,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -10942,6 +11435,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         };
                     };
                 };
@@ -10981,9 +11476,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -11000,6 +11502,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         };
                         run_id: string;
                         user_message: {
@@ -11025,9 +11529,16 @@ export interface operations {
                                 kind?: "approval" | "question";
                                 reason?: string | null;
                                 run_id?: string;
+                                /**
+                                 * @description An approval's origin: `tool` (an agent's tool call, decided under the workspace's policy) or `workflow` (an approval wait of the chat entrypoint's workflow, decided by the member who started the run).
+                                 * @enum {string}
+                                 */
+                                source?: "tool" | "workflow";
                                 step_id?: string;
                                 text?: string | null;
                                 tool?: string | null;
+                                /** @description The chat entrypoint's workflow whose run waits (null for an agent's run). */
+                                workflow_id?: string | null;
                             } | null;
                             /** @enum {string} */
                             role: "user" | "assistant";
@@ -11044,6 +11555,8 @@ export interface operations {
                             } | null;
                             /** @description Who posted a user message. */
                             user_id?: string | null;
+                            /** @description Set when the workspace's chat entrypoint (a workflow binding with `chat_entrypoint: true`) answered: the workflow whose run `run_id` is. Its stream shows the run's steps (`workflow.step` frames); its text is what an agent step said, else the run's output. */
+                            workflow_id?: string | null;
                         };
                     };
                 };

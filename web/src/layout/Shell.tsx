@@ -17,7 +17,12 @@ export function Shell({ children }: { children: ReactNode }): ReactNode {
           <NavLink to="/board">Board</NavLink>
           <NavLink to="/tasks" end>Tasks</NavLink>
           <NavLink to="/workflows">Workflows</NavLink>
+          <NavLink to="/bindings">Bindings</NavLink>
           <NavLink to="/runs">Runs</NavLink>
+          <NavLink to="/jobs">Jobs</NavLink>
+          <NavLink to="/chat">Chat</NavLink>
+          <NavLink to="/agents">Agents</NavLink>
+          <NavLink to="/goals">Goals</NavLink>
           <NavLink to="/operators">Operators</NavLink>
           <AdminLink />
         </nav>

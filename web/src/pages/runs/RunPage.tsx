@@ -1,4 +1,4 @@
-import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type ResponseOf } from '../../api/client';
@@ -7,6 +7,8 @@ import { useAnnounce } from '../../ui/announcer';
 import { ProblemNote, QueryView } from '../../ui/states';
 import { RunStatus } from './RunStatus';
 import { useRunEvents, type RunEvent } from './run-events';
+import { RunGraph } from './RunGraph';
+import type { Step } from '../../graph/types';
 
 type Run = ResponseOf<'/api/v1/workflows/runs/{run_id}', 'get'>;
 const OPEN = new Set(['pending', 'running', 'paused']);
@@ -41,8 +43,14 @@ function RunView({ run }: { run: Run }): ReactNode {
   const done = () => void queryClient.invalidateQueries({ queryKey: keys.runs });
   const cancel = useMutation({ mutationFn: () => unwrap(api.POST('/api/v1/workflows/runs/{run_id}/cancel', { params: { path: { run_id: run.id } } })), onSettled: done });
   const retry = useMutation({ mutationFn: () => unwrap(api.POST('/api/v1/workflows/runs/{run_id}/retry', { params: { path: { run_id: run.id } }, body: {} })), onSettled: done });
-  const receipts = new Map((run.steps ?? []).map((s) => [s.step_id, s]));
-  const snapshot = (run.snapshot as { steps?: { id: string; type: string; name?: string; next?: string[] }[] } | null)?.steps ?? [];
+  const receipts = useMemo(() => new Map((run.steps ?? []).map((s) => [s.step_id, s])), [run.steps]);
+  const snapshot = useMemo(() => ((run.snapshot as { steps?: Step[] } | null)?.steps ?? []).map((s) => ({ ...s, config: s.config ?? {}, next: s.next ?? [] })), [run.snapshot]);
+  const statusOf = useCallback((id: string) => live[id] ?? receipts.get(id)?.status ?? 'pending', [live, receipts]);
+  const [focused, setFocused] = useState<string>();
+  const focusReceipt = useCallback((id: string) => {
+    setFocused(id);
+    document.getElementById(`receipt-${id}`)?.focus();
+  }, []);
   return (
     <article>
       <div className="page-head">
@@ -59,13 +67,15 @@ function RunView({ run }: { run: Run }): ReactNode {
       </div>
       <ProblemNote error={cancel.error ?? retry.error} />
       {run.status === 'paused' && <Decision run={run} />}
+      <h2>Graph</h2>
+      <RunGraph steps={snapshot} statusOf={statusOf} onSelect={focusReceipt} />
       <h2>Steps</h2>
       <ol className="steps">
         {snapshot.map((s) => {
-          const status = live[s.id] ?? receipts.get(s.id)?.status ?? 'pending';
+          const status = statusOf(s.id);
           const receipt = receipts.get(s.id);
           return (
-            <li key={s.id} className="card">
+            <li key={s.id} id={`receipt-${s.id}`} tabIndex={-1} className={`card${focused === s.id ? ' focused' : ''}`} data-status={status}>
               <strong>{s.name || s.id}</strong> <span className="muted">({s.type})</span> <RunStatus status={status} />
               {s.next && s.next.length > 0 && <span className="muted"> → {s.next.join(', ')}</span>}
               {receipt?.error != null && <pre className="problem-note">{JSON.stringify(receipt.error, null, 2)}</pre>}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-const ICON: Record<string, string> = { pending: '◌', running: '▶', paused: '⏸', completed: '✔', failed: '✖', cancelled: '⊘', skipped: '↷' };
+const ICON: Record<string, string> = { pending: '◌', running: '▶', paused: '⏸', waiting: '⏸', completed: '✔', failed: '✖', cancelled: '⊘', skipped: '↷', needs_reconciliation: '?', reconciled: '✔' };
 
 /** A status as a word and a symbol, never by colour alone. */
 export function RunStatus({ status }: { status: string }): ReactNode {

@@ -7,6 +7,9 @@ import { useCurrentWorkspace } from '../../layout/current-workspace';
 import { Empty, QueryView } from '../../ui/states';
 import { label, type Status } from '../board/moves';
 import { TaskCreate } from './TaskCreate';
+import { TaskImport } from './TaskImport';
+import { TaskCalendar } from './TaskCalendar';
+import { Pager } from '../../ui/Pager';
 
 const PAGE = 50;
 const SORTS = ['-created_at', 'created_at', '-priority', 'priority', 'deadline', '-deadline', '-updated_at', 'title'];
@@ -17,6 +20,7 @@ export default function TasksPage(): ReactNode {
   const { workspaceId } = useCurrentWorkspace();
   const constants = useTaskConstants();
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const set = (key: string, value: string | string[] | undefined) => {
     const next = new URLSearchParams(params);
     next.delete(key);
@@ -26,6 +30,7 @@ export default function TasksPage(): ReactNode {
   };
   const workspace = params.get('workspace') ?? workspaceId;
   const offset = Number(params.get('offset') ?? 0);
+  const calendar = params.get('view') === 'calendar';
   const query = {
     status: params.getAll('status') as Status[],
     priority: params.getAll('priority').map(Number),
@@ -40,16 +45,23 @@ export default function TasksPage(): ReactNode {
     limit: PAGE,
     offset,
   };
-  const tasks = useQuery({ queryKey: [...keys.tasks, 'list', query], queryFn: () => unwrap(api.GET('/api/v1/tasks', { params: { query } })) });
+  const tasks = useQuery({ queryKey: [...keys.tasks, 'list', query], queryFn: () => unwrap(api.GET('/api/v1/tasks', { params: { query } })), enabled: !calendar });
   return (
     <section>
       <div className="page-head">
         <h1>Tasks</h1>
         <div className="actions">
           <button type="button" onClick={() => setCreating(true)}>New task</button>
+          <button type="button" onClick={() => setImporting(true)}>Import CSV</button>
         </div>
       </div>
       {creating && <TaskCreate workspaceId={workspace ?? undefined} onDone={() => setCreating(false)} />}
+      {importing && <TaskImport onDone={() => setImporting(false)} />}
+      <div role="group" aria-label="Tasks view" className="segmented tabs">
+        <button type="button" aria-pressed={!calendar} onClick={() => set('view', undefined)}>List</button>
+        <button type="button" aria-pressed={calendar} onClick={() => set('view', 'calendar')}>Calendar</button>
+      </div>
+      {calendar ? <TaskCalendar workspace={workspace ?? undefined} /> : (<>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label>Search<input type="search" defaultValue={query.q} onBlur={(e) => set('q', e.target.value)} onKeyDown={(e) => e.key === 'Enter' && set('q', e.currentTarget.value)} /></label>
         <label>Status
@@ -98,15 +110,12 @@ export default function TasksPage(): ReactNode {
                   ))}
                 </tbody>
               </table>
-              <nav className="pager" aria-label="Pages">
-                <button type="button" disabled={offset === 0} onClick={() => set('offset', String(Math.max(0, offset - PAGE)))}>Previous</button>
-                <span>{offset + 1}–{offset + data.items.length} of {data.total}</span>
-                <button type="button" disabled={offset + data.items.length >= data.total} onClick={() => set('offset', String(offset + PAGE))}>Next</button>
-              </nav>
+              <Pager offset={offset} pageSize={PAGE} shown={data.items.length} total={data.total} onOffset={(o) => set('offset', String(o))} />
             </>
           )
         }
       </QueryView>
+      </>)}
     </section>
   );
 }

@@ -1,0 +1,176 @@
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { api, type TestKernel } from './helpers/kernel.ts';
+import { ARTIFACTS, requestsOutsideOpenApi, shotAndAxe, signInThroughForm, startWebE2e, type WebE2e } from './helpers/web-e2e.ts';
+import { captureEditorFixtures, FIXTURE_FILES } from '../web/scripts/editor-fixtures.ts';
+
+// The workflow editor end to end (test/web-e2e.test.ts covers the rest of the app the same way):
+// the real service on embedded defaults, the built app, Debian's Chromium. A webhook -> transform
+// -> respond workflow is built by adding nodes and filling their generated forms, saved through
+// a 422 the form cannot foresee and a revoked token, bound, and called with fetch.
+const EMAIL = 'owner@editor.test';
+const PASSWORD = 'a long enough editor password';
+
+let web: WebE2e;
+let kernel: TestKernel;
+let context: BrowserContext;
+let page: Page;
+let token: string;
+
+test.before(async (t) => {
+  t.timeout(600_000);
+  web = await startWebE2e({ email: EMAIL, password: PASSWORD, viewport: { width: 1500, height: 1000 } });
+  ({ kernel, context, page, token } = web);
+});
+test.afterEach.always(async (t) => {
+  // a failed step leaves a picture of the page behind it
+  if (!t.passed && page) await page.screenshot({ path: join(ARTIFACTS, `failed-${t.title.slice(0, 40).replace(/\W+/g, '-')}.png`), fullPage: true }).catch(() => undefined);
+});
+test.after.always(async () => {
+  await web?.close();
+});
+
+const signIn = (): Promise<void> => signInThroughForm(page, EMAIL, PASSWORD);
+
+const node = (id: string) => page.locator('.react-flow__node', { has: page.locator('.step-node-type', { hasText: `· ${id}` }) });
+const panel = () => page.locator('aside.step-panel');
+
+async function select(id: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Steps' }).locator(`button[data-step-id="${id}"]`).click();
+  await panel().locator('h2', { hasText: 'step' }).waitFor();
+  await page.waitForFunction((want) => (document.querySelector('aside.step-panel input[aria-describedby="step-id-problems"]') as HTMLInputElement | null)?.value === want, id);
+}
+
+test.serial('build webhook -> transform -> respond from the palette and generated forms, save, bind, call it', async (t) => {
+  await page.goto(`${kernel.webUrl}/workflows`);
+  await signIn();
+  await page.getByRole('form', { name: 'New workflow' }).getByLabel('Name').fill('Echo hook');
+  await page.getByRole('button', { name: 'Create and edit' }).click();
+  await page.getByRole('complementary', { name: 'Node types' }).waitFor();
+
+  // the new workflow's manual trigger goes; a webhook comes by click
+  await select('start');
+  await panel().getByRole('button', { name: 'Delete step' }).click();
+  await page.getByRole('button', { name: 'Add Webhook' }).click();
+  // transform: found by search and added from the keyboard
+  await page.getByLabel('Search node types').fill('transform');
+  await page.getByRole('button', { name: 'Add Transform' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByLabel('Search node types').fill('');
+  // respond: dragged onto the canvas
+  await page.getByRole('button', { name: 'Add Respond to webhook' }).dragTo(page.getByTestId('editor-canvas'), { targetPosition: { x: 600, y: 380 } });
+  await node('respond').waitFor();
+
+  // webhook -> transform through the next field (the keyboard's way)
+  await select('webhook');
+  await panel().getByRole('group', { name: 'Next steps' }).getByLabel(/\(transform\)/).check();
+  // transform -> respond by dragging from the source handle to the target handle
+  await page.getByRole('button', { name: 'Fit View' }).click();
+  await node('transform').locator('.react-flow__handle.source').dragTo(node('respond').locator('.react-flow__handle.target'));
+  await page.locator('.react-flow__edge').nth(1).waitFor();
+  t.is(await page.locator('.react-flow__edge').count(), 2);
+
+  // the transform's free-form `set` is a JSON box; respond's status is a number field checked as typed
+  await select('transform');
+  await panel().getByLabel(/^set/).fill('{"echo": "{{trigger.body.msg}}", "via": "editor"}');
+  await select('respond');
+  const status = panel().getByLabel(/^status/);
+  await status.fill('99');
+  await panel().getByText('must be >= 100').waitFor();
+  await node('respond').getByText(/⚠ 1 problem/).waitFor();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('alert').filter({ hasText: 'Not saved: 1 problem' }).waitFor();
+  await status.fill('201');
+  await panel().getByLabel(/^body/).fill('{{transform.output}}');
+  await shotAndAxe(page, t, 'editor');
+
+  // a problem the form cannot foresee: a second entry step. The server's 422 lands on both nodes
+  await page.getByRole('button', { name: 'Add Trigger' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await node('trigger').getByText(/⚠ 1 problem/).waitFor();
+  await node('webhook').getByText(/⚠ 1 problem/).waitFor();
+  await select('trigger');
+  await panel().locator('#step-type-problems').getByText(/exactly one entry step/).waitFor();
+  await shotAndAxe(page, t, 'editor-422');
+  await panel().getByRole('button', { name: 'Delete step' }).click();
+
+  // the session is revoked mid-edit: Save asks to sign in again, then goes through with the graph intact
+  const cookie = (await context.cookies()).find((c) => c.httpOnly);
+  t.truthy(cookie);
+  t.is((await api(kernel.apiUrl, '/api/v1/auth/logout', { method: 'POST', token: cookie!.value })).status < 300, true);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await signIn();
+  await page.getByText('Saved · version 2').waitFor();
+  const workflowId = page.url().split('/').pop()!;
+  const saved = (await api(kernel.apiUrl, `/api/v1/workflows/${workflowId}`, { token })).body;
+  t.deepEqual(saved.steps.map((s: { id: string; next: string[] }) => [s.id, s.next]), [['webhook', ['transform']], ['transform', ['respond']], ['respond', []]]);
+  t.true(saved.steps.every((s: { position?: { x: number } }) => typeof s.position?.x === 'number'), 'positions are saved');
+
+  // bound to a workspace, the webhook answers what the respond step says
+  const ws = await api(kernel.apiUrl, '/api/v1/workspaces', { method: 'POST', token, json: { name: 'Hooks' } });
+  const binding = await api(kernel.apiUrl, '/api/v1/workflows/bindings', { method: 'POST', token, json: { workflow_id: workflowId, workspace_id: ws.body.id, trigger: { type: 'webhook' } } });
+  t.is(binding.status, 201, binding.text);
+  const res = await fetch(`${kernel.apiUrl}/api/v1/workflows/webhook/${binding.body.webhook_token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ msg: 'hello' }) });
+  t.is(res.status, 201);
+  t.deepEqual(await res.json(), { echo: 'hello', via: 'editor' });
+});
+
+test.serial('run this node: one step alone, nothing stored', async (t) => {
+  await select('transform');
+  const run = panel().locator('details.run-node');
+  await run.locator('summary').click();
+  await run.getByLabel(/^Input/).fill('{"body": {"msg": "solo"}}');
+  await run.getByRole('button', { name: 'Run node' }).click();
+  await run.getByText('"echo": "solo"').waitFor();
+  t.pass();
+});
+
+test.serial('markup in a step name is shown as text, never run', async (t) => {
+  await select('transform');
+  const hostile = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script> javascript:alert(1)';
+  await panel().getByLabel('Name', { exact: true }).fill(hostile);
+  await node('transform').getByText(hostile).waitFor();
+  t.is(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
+  t.is(await page.locator('.react-flow img, .step-outline img').count(), 0);
+});
+
+test.serial('an API-made definition is laid out automatically; its run is drawn with live statuses', async (t) => {
+  const wf = await api(kernel.apiUrl, '/api/v1/workflows', {
+    method: 'POST', token,
+    json: { name: 'Laid out', steps: [
+      { id: 'start', type: 'trigger', next: ['gate'] },
+      { id: 'gate', type: 'wait', name: 'Approval', config: { wait_type: 'approval' }, next: ['finish'] },
+      { id: 'finish', type: 'end', next: [] },
+    ] },
+  });
+  t.is(wf.status, 201, wf.text);
+  await page.goto(`${kernel.webUrl}/workflows/${wf.body.id}`);
+  await node('finish').waitFor();
+  const [a, b] = [await node('start').boundingBox(), await node('finish').boundingBox()];
+  t.true(a!.x + 100 < b!.x, 'dagre puts the steps left to right, not on top of each other');
+  await page.getByRole('button', { name: 'Run now' }).click();
+  const graph = page.getByTestId('run-graph');
+  await graph.locator('.step-node', { hasText: 'Approval' }).getByText('waiting').waitFor();
+  await shotAndAxe(page, t, 'run-graph');
+  const decision = page.getByRole('form', { name: 'Decision' });
+  await decision.getByLabel('Comment').fill('fine');
+  await decision.getByRole('button', { name: 'Approve' }).click();
+  await graph.locator('.step-node', { hasText: 'finish' }).getByText('completed').waitFor();
+  await graph.locator('.step-node', { hasText: 'Approval' }).getByText('completed').waitFor();
+});
+
+test.serial("the editor's component-test fixtures are what the server says now (node types, config verdicts, the 422)", async (t) => {
+  t.timeout(300_000);
+  const now = JSON.parse(JSON.stringify(await captureEditorFixtures(kernel.apiUrl, token)));
+  for (const key of ['types', 'verdicts', 'unforeseen'] as const) {
+    t.deepEqual(now[key], JSON.parse(readFileSync(FIXTURE_FILES[key], 'utf8')), `${FIXTURE_FILES[key]} is stale: run node --import tsx web/scripts/editor-fixtures.ts`);
+  }
+});
+
+test.serial('every /api request the editor made is a path of /api/openapi.json', async (t) => {
+  t.true(web.apiRequests.some((r) => r.startsWith('PUT /api/v1/workflows/')));
+  t.deepEqual(await requestsOutsideOpenApi(web), []);
+});
+

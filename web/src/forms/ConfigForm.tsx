@@ -1,0 +1,44 @@
+import { useMemo, type ReactNode } from 'react';
+// the package index also exports a test registry that imports ajv: the component alone keeps it (and ajv) out
+import Form from '@rjsf/core/lib/components/Form.js';
+import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
+import { JsonField } from './JsonField';
+import { configValidator, errorSchemaOf } from './rjsf-validator';
+import { formSchemaOf, uiSchemaFor } from './ui-schema';
+
+const FIELDS = { json: JsonField };
+
+export interface ConfigFormProps {
+  /** unique per step: the form's field ids */
+  idPrefix: string;
+  schema: Record<string, unknown>;
+  config: Record<string, unknown>;
+  onChange: (config: Record<string, unknown>) => void;
+  /** problems the server reported on this step's config (pointers into the config) */
+  serverProblems?: { pointer: string; message: string }[];
+  readOnly?: boolean;
+}
+
+/** A step's config form, generated from its type's JSON Schema and checked as you type, in the server's dialect. */
+export default function ConfigForm({ idPrefix, schema, config, onChange, serverProblems = [], readOnly }: ConfigFormProps): ReactNode {
+  const formSchema = useMemo(() => formSchemaOf(schema) as RJSFSchema, [schema]);
+  const uiSchema = useMemo(() => uiSchemaFor(formSchema), [formSchema]);
+  const extraErrors = useMemo<ErrorSchema | undefined>(() => (serverProblems.length ? errorSchemaOf(serverProblems) : undefined), [serverProblems]);
+  return (
+    <Form
+      className="config-form"
+      idPrefix={idPrefix}
+      schema={formSchema}
+      uiSchema={uiSchema}
+      formData={config}
+      validator={configValidator}
+      fields={FIELDS}
+      liveValidate="onChange"
+      showErrorList={false}
+      noHtml5Validate
+      extraErrors={extraErrors}
+      readonly={readOnly}
+      onChange={(e) => onChange((e.formData ?? {}) as Record<string, unknown>)}
+    />
+  );
+}

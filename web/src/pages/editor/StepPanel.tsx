@@ -1,0 +1,111 @@
+import { lazy, memo, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { STEP_ID_PATTERN, type NodeTypeInfo, type Step } from '../../graph/types';
+import type { EditorAction } from './editor-model';
+import type { StepProblems } from './problems';
+import { RunNode } from './RunNode';
+import { Loading } from '../../ui/states';
+
+// rjsf is most of the editor's code and no node is selected when the page opens: it loads with the first selection
+const ConfigForm = lazy(() => import('../../forms/ConfigForm'));
+
+interface Props {
+  step: Step;
+  steps: Step[];
+  type: NodeTypeInfo | undefined;
+  local: StepProblems | undefined;
+  server: StepProblems | undefined;
+  dispatch: (a: EditorAction) => void;
+}
+
+function FieldProblems({ id, list }: { id: string; list: string[] | undefined }): ReactNode {
+  if (!list?.length) return null;
+  return <ul id={id} className="field-error">{list.map((m) => <li key={m}>{m}</li>)}</ul>;
+}
+
+/** The selected step: name, id, `next` (the keyboard's way to connect), its generated config form and "Run this node". */
+export const StepPanel = memo(StepPanelImpl, samePanel);
+
+/** nothing the panel shows changed: dragging the selected node (a new position only) re-renders no form */
+function samePanel(a: Props, b: Props): boolean {
+  const step = (x: Step, y: Step) => x === y || (x.id === y.id && x.name === y.name && x.type === y.type && x.config === y.config && x.next === y.next);
+  return (
+    step(a.step, b.step) &&
+    a.type === b.type &&
+    a.dispatch === b.dispatch &&
+    a.steps.length === b.steps.length &&
+    a.steps.every((s, i) => s.id === b.steps[i]!.id && s.name === b.steps[i]!.name) &&
+    JSON.stringify([a.local, a.server]) === JSON.stringify([b.local, b.server])
+  );
+}
+
+function StepPanelImpl({ step, steps, type, local, server, dispatch }: Props): ReactNode {
+  const [id, setId] = useState(step.id);
+  useEffect(() => setId(step.id), [step.id]);
+  const idOk = STEP_ID_PATTERN.test(id) && !steps.some((s) => s.id === id && s.id !== step.id);
+  const fieldList = (f: 'id' | 'type' | 'next' | 'name' | 'step') => [...(local?.fields[f] ?? []), ...(server?.fields[f] ?? [])];
+  const others = steps.filter((s) => s.id !== step.id);
+  return (
+    <aside className="step-panel" aria-labelledby="step-panel-title">
+      <h2 id="step-panel-title">{type?.title ?? step.type} <span className="muted">step</span></h2>
+      {type?.description && <p className="muted">{type.description}</p>}
+      <FieldProblems id="step-problems" list={fieldList('step')} />
+      <label>
+        Name
+        <input value={step.name ?? ''} maxLength={200} onChange={(e) => dispatch({ kind: 'update', id: step.id, patch: { name: e.target.value } })} />
+      </label>
+      <label>
+        Id
+        <input
+          value={id}
+          aria-invalid={!idOk || fieldList('id').length > 0}
+          aria-describedby="step-id-problems"
+          onChange={(e) => setId(e.target.value)}
+          onBlur={() => (idOk ? dispatch({ kind: 'rename', id: step.id, to: id }) : undefined)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && idOk) dispatch({ kind: 'rename', id: step.id, to: id });
+          }}
+        />
+      </label>
+      <FieldProblems id="step-id-problems" list={idOk ? fieldList('id') : ['Letters, digits, _ and - only, starting with a letter or _, and unique.', ...fieldList('id')]} />
+      <FieldProblems id="step-type-problems" list={fieldList('type')} />
+      <fieldset className="next-field" aria-describedby="step-next-problems">
+        <legend>Next steps</legend>
+        {others.length === 0 && <p className="muted">No other step yet.</p>}
+        {others.map((o) => (
+          <label key={o.id} className="inline">
+            <input
+              type="checkbox"
+              checked={step.next.includes(o.id)}
+              onChange={(e) => dispatch(e.target.checked ? { kind: 'connect', source: step.id, target: o.id } : { kind: 'disconnect', source: step.id, target: o.id })}
+            />
+            {o.name || o.id} <span className="muted">({o.id})</span>
+          </label>
+        ))}
+        {step.next.filter((n) => !steps.some((s) => s.id === n)).map((n) => (
+          <label key={n} className="inline">
+            <input type="checkbox" checked onChange={() => dispatch({ kind: 'disconnect', source: step.id, target: n })} />
+            {n} <span className="muted">(no such step)</span>
+          </label>
+        ))}
+      </fieldset>
+      <FieldProblems id="step-next-problems" list={fieldList('next')} />
+      {type && (
+        <section aria-label="Config">
+          <h3>Config</h3>
+          <Suspense fallback={<Loading label="Loading the form" />}>
+            <ConfigForm
+              key={step.id}
+              idPrefix={`cfg-${step.id}`}
+              schema={type.config_schema}
+              config={step.config}
+              serverProblems={server?.config}
+              onChange={(config) => dispatch({ kind: 'update', id: step.id, patch: { config } })}
+            />
+          </Suspense>
+          <RunNode step={step} blocked={Boolean(local?.config.length)} />
+        </section>
+      )}
+      <button type="button" className="danger" onClick={() => dispatch({ kind: 'remove', id: step.id })}>Delete step</button>
+    </aside>
+  );
+}
