@@ -100,7 +100,7 @@ test.serial('lease renewal finds a holder\'s runs through the lease_owner index'
   const plan = await sql.transaction(async (transaction) => {
     // the table is small: without this, a sequential scan is cheaper than any index
     await sql.query('SET LOCAL enable_seqscan = off', { transaction });
-    return sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${RENEW_LEASES_SQL}`, { bind: ['n#1', 30], transaction, type: QueryTypes.SELECT });
+    return sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${RENEW_LEASES_SQL}`, { bind: ['n#1', 30, ['00000000-0000-0000-0000-000000000001']], transaction, type: QueryTypes.SELECT });
   });
   t.regex(plan.map((r) => r['QUERY PLAN']).join('\n'), /workflow_runs_lease_owner/);
 });

@@ -106,12 +106,18 @@ async function assertResumed(t: import('ava').ExecutionContext, k: KernelProcess
   const statuses = [...atKill.runs.values()];
   t.true(statuses.includes('pending'), `some runs were pending at the kill: ${statuses}`);
   t.true(statuses.includes('running'), `some runs were running at the kill: ${statuses}`);
+  let last: any[] = []; // run views, as the API answers them
   const finished = await eventually(async () => {
-    const rows = await Promise.all(ids.map(async (id) => (await api(k.apiUrl, `/api/v1/workflows/runs/${id}`, { token: 'owner-token' })).body));
-    return rows.every((r) => r?.status === 'completed' || r?.status === 'failed') ? rows : undefined;
+    last = await Promise.all(ids.map(async (id) => (await api(k.apiUrl, `/api/v1/workflows/runs/${id}`, { token: 'owner-token' })).body));
+    return last.every((r) => r?.status === 'completed' || r?.status === 'failed') ? last : undefined;
   }, { timeoutMs: 120_000, intervalMs: 250 });
   t.truthy(finished, 'every run finished after the restart');
-  if (!finished) return;
+  if (!finished) {
+    // what a failure here needs to be understood: where each unfinished run stands, and what the service said
+    for (const [n, r] of last.entries()) if (r?.status !== 'completed') t.log(`run ${n}: ${JSON.stringify({ status: r?.status, recoveries: r?.recoveries, steps: r?.steps?.map((s: { step_id: string; status: string }) => `${s.step_id}:${s.status}`) })}`);
+    t.log(k.output().slice(-6000));
+    return;
+  }
   for (const [n, run] of finished.entries()) {
     t.is(run.status, 'completed', JSON.stringify(run.error));
     for (const step of ['a', 'slow', 'b']) t.true((server.hits.get(pathOf(label, step, n)) ?? 0) >= 1, `run ${n} called ${step}`);

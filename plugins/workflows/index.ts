@@ -171,7 +171,7 @@ export default {
     // the engine's leases are named after this process's presence, which dies with it
     this.presence = await takePresence(kernelOf(this.broker).db, this.logger);
     this.engine.holdAs(this.presence.key);
-    this.leases = new LeaseKeeper(this.runs, this.engine.owner, this.env.WORKFLOW_LEASE_SECONDS);
+    this.leases = new LeaseKeeper(this.runs, this.engine, this.env.WORKFLOW_LEASE_SECONDS);
     this.leases.start();
     if (this.env.FLOWS_AVAILABLE && (this.env.ROLES as string[]).includes('work')) {
       this.worker = new RunWorker({

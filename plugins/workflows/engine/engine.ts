@@ -8,7 +8,7 @@ import type { LiveEvents } from './live-events.ts';
 import type { NodeTypeRegistry } from './node-types.ts';
 import type { StepOutcome } from './step-runner.ts';
 import type { EngineProfile } from './profile.ts';
-import type { CreatedRun, RunStore } from '../store/runs.ts';
+import type { ClaimedRun, CreatedRun, RunStore } from '../store/runs.ts';
 import { isRunnable } from '../store/version-snapshots.ts';
 import type { NewRun, ReceiptRow, RunEvent, RunnableRun, RunRow } from '../store/run-types.ts';
 import type { Env } from '../service.ts';
@@ -104,6 +104,11 @@ export class Engine {
     return (events: Parameters<LiveEvents['publish']>[2]) => this.deps.live.publish(run.id, run.entity_id, events);
   }
 
+  /** The runs driven in this process now: the ones whose leases it renews. */
+  activeRunIds(): string[] {
+    return [...this.active.keys()];
+  }
+
   /** The executor driving `runId` in this process, if any. */
   activeRun(runId: string): RunExecutor | undefined {
     return this.active.get(runId);
@@ -160,6 +165,18 @@ export class Engine {
     const claimed = await this.deps.store.claim(runId, this.owner, this.lease);
     this.profile?.add('claim', performance.now() - t0);
     if (!claimed) return undefined;
+    try {
+      return await this.driveClaimed(claimed);
+    } catch (err) {
+      // not a step failure (those are receipts) but the database or the process: let the run go
+      // at once, for a retry (engine/worker.ts) or the sweep, unless another drive here holds it
+      if (!this.active.has(runId)) await this.deps.store.release(runId, this.owner).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async driveClaimed(claimed: ClaimedRun): Promise<RunOutcome> {
+    const runId = claimed.id;
     if (!isRunnable(claimed)) return this.failWithoutSnapshot(claimed);
     if (!claimed.announced) this.deps.live.publish(claimed.id, claimed.entity_id, [{ id: claimed.seq, type: claimed.old_status === 'pending' ? 'run.started' : 'run.resumed', data: { status: 'running' } }]);
     const t1 = performance.now();

@@ -7,6 +7,11 @@ import { QUEUED_START, type RunRecovery } from '../store/run-recovery.ts';
 /** rows per statement of the recovery at start */
 const RECOVERY_PAGE = 500;
 
+/** tries of a run whose drive threw (the database or the process failed, not a step) before it is left to the sweep */
+const DRIVE_TRIES = 6;
+const DRIVE_RETRY_MS = 500;
+const DRIVE_RETRY_MAX_MS = 30_000;
+
 type Logger = { warn(...args: unknown[]): void; info(...args: unknown[]): void };
 
 /**
@@ -23,6 +28,8 @@ export class RunWorker {
   private stopped = false;
   private unregister?: () => void;
   private unsubscribeReconnect?: () => void;
+  /** consecutive throws of a run's drive here, by run id */
+  private readonly driveFailures = new Map<string, number>();
 
   constructor(private readonly deps: { engine: Engine; store: RunStore; recovery: RunRecovery; queue: JobQueue; packagesLoaded: Promise<void>; concurrency: number; sweepSeconds: number; leaseSeconds: number; logger: Logger }) {}
 
@@ -31,9 +38,7 @@ export class RunWorker {
     // runs wait until the node's start-up packages (node types, tools) are loaded
     void this.deps.packagesLoaded.then(() => {
       if (this.stopped) return;
-      this.unregister = registerJobHandler(this.deps.queue, 'work', RUN_JOB, this.deps.concurrency, async (job) => {
-        await this.deps.engine.execute(runIdOfJob(job.id));
-      });
+      this.unregister = registerJobHandler(this.deps.queue, 'work', RUN_JOB, this.deps.concurrency, (job) => this.drive(runIdOfJob(job.id)));
     });
     const tick = () => {
       if (this.stopped) return;
@@ -61,6 +66,29 @@ export class RunWorker {
   }
 
   /**
+   * Drives a run from its queue entry. A drive that throws (the database, not a step: step
+   * failures are receipts) has let go of the run (Engine.execute); it is tried again here after
+   * a growing pause, and after DRIVE_TRIES the sweep takes it like any run nobody holds.
+   */
+  private async drive(runId: string): Promise<void> {
+    try {
+      await this.deps.engine.execute(runId);
+      this.driveFailures.delete(runId);
+    } catch (err) {
+      const tries = (this.driveFailures.get(runId) ?? 0) + 1;
+      if (tries >= DRIVE_TRIES || this.stopped) {
+        this.driveFailures.delete(runId);
+        this.deps.logger.warn(`workflow run ${runId} failed to drive ${tries} times, left to the sweep: ${(err as Error).message}`);
+        return;
+      }
+      this.driveFailures.set(runId, tries);
+      const delayMs = Math.min(DRIVE_RETRY_MAX_MS, DRIVE_RETRY_MS * 2 ** (tries - 1));
+      this.deps.logger.warn(`workflow run ${runId} failed to drive (try ${tries}), again in ${delayMs} ms: ${(err as Error).message}`);
+      await this.deps.queue.enqueue('work', { name: RUN_JOB, id: `${runId}:e${Date.now()}`, delayMs });
+    }
+  }
+
+  /**
    * Rows are the truth. Takes the runs whose holder is dead for sure (its process presence is
    * gone) or whose lease ran out, and due timers, and re-enqueues them (as the sweep does);
    * then queues every pending run again under its own id and re-arms every timer wait under
@@ -71,7 +99,8 @@ export class RunWorker {
    */
   async recover(): Promise<{ taken: number; queued: number }> {
     const { recovery, queue } = this.deps;
-    const taken = await this.takeAbandoned();
+    // timers not yet due first, then the due ones: in the other order a timer falling due
+    // between the two statements would be in neither
     let queued = 0;
     for (let cursor = QUEUED_START; !this.stopped; ) {
       const rows = await recovery.queuedAfter(cursor, RECOVERY_PAGE);
@@ -80,6 +109,7 @@ export class RunWorker {
       if (rows.length < RECOVERY_PAGE) break;
       cursor = rows[rows.length - 1];
     }
+    const taken = await this.takeAbandoned();
     return { taken, queued };
   }
 
@@ -122,11 +152,11 @@ export class RunWorker {
 export class LeaseKeeper {
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly store: RunStore, private readonly owner: string, private readonly leaseSeconds: number) {}
+  constructor(private readonly store: RunStore, private readonly engine: Pick<Engine, 'owner' | 'activeRunIds'>, private readonly leaseSeconds: number) {}
 
   start(): void {
     const every = Math.max(250, (this.leaseSeconds * 1000) / 3);
-    this.timer = setInterval(() => void this.store.renewLeases(this.owner, this.leaseSeconds).catch(() => undefined), every);
+    this.timer = setInterval(() => void this.store.renewLeases(this.engine.owner, this.leaseSeconds, this.engine.activeRunIds()).catch(() => undefined), every);
     this.timer.unref();
   }
 

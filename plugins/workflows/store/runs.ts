@@ -79,7 +79,10 @@ FROM workflow_step_receipts s JOIN workflow_runs w ON w.id = s.run_id
 WHERE s.run_id = $1 ORDER BY s.ord`;
 
 /** A holder's leases, renewed: one statement per holder and tick (index workflow_runs_lease_owner, migrations/006). */
-export const RENEW_LEASES_SQL = "UPDATE workflow_runs SET lease_expires_at = now() + make_interval(secs => $2) WHERE lease_owner = $1 AND status = 'running'";
+export const RENEW_LEASES_SQL = "UPDATE workflow_runs SET lease_expires_at = now() + make_interval(secs => $2) WHERE lease_owner = $1 AND status = 'running' AND id = ANY($3::uuid[])";
+
+/** Lets go of a run whose drive threw: the lease runs out now, so a retry (or the sweep) claims it. */
+const RELEASE_SQL = "UPDATE workflow_runs SET lease_owner = NULL, lease_expires_at = now() WHERE id = $1 AND lease_owner = $2 AND status = 'running'";
 
 /** Receipts as written: one whose output is its run's trigger carries no copy of it. */
 function asStored(receipts: ReceiptRow[]): ReceiptRow[] {
@@ -178,8 +181,17 @@ export class RunStore {
     return this.sql.rows<ReceiptRow>(RECEIPTS_SQL, [runId], 'wf_receipts');
   }
 
-  async renewLeases(owner: string, leaseSeconds: number): Promise<number> {
-    return this.sql.exec(RENEW_LEASES_SQL, [owner, leaseSeconds]);
+  /**
+   * Renews the leases of the runs this holder drives now (`runIds`), and only those: a run
+   * whose drive threw is not renewed for ever under a live holder, its lease runs out.
+   */
+  async renewLeases(owner: string, leaseSeconds: number, runIds: string[]): Promise<number> {
+    if (runIds.length === 0) return 0;
+    return this.sql.exec(RENEW_LEASES_SQL, [owner, leaseSeconds, runIds]);
+  }
+
+  async release(runId: string, owner: string): Promise<void> {
+    await this.sql.exec(RELEASE_SQL, [runId, owner]);
   }
 
   /**
