@@ -73,6 +73,9 @@ export class Engine {
   /** the executors driving runs in this process, by run id (durable nodes reach theirs through workflows.checkpoint) */
   private readonly active = new Map<string, RunExecutor>();
 
+  /** queue entries being executed here, by run id (from before the claim, when a run is not in `active` yet) */
+  private readonly executing = new Map<string, number>();
+
   /** lifecycleBlock, bound once for every executor */
   private readonly lifecycle: (run: RunRow) => Promise<string | undefined>;
 
@@ -161,17 +164,23 @@ export class Engine {
 
   /** Worker side: take the run and drive it; a run held elsewhere or already finished is left alone. */
   async execute(runId: string): Promise<RunOutcome | undefined> {
-    const t0 = performance.now();
-    const claimed = await this.deps.store.claim(runId, this.owner, this.lease);
-    this.profile?.add('claim', performance.now() - t0);
-    if (!claimed) return undefined;
+    const drivenHere = this.executing.has(runId) || this.active.has(runId);
+    this.executing.set(runId, (this.executing.get(runId) ?? 0) + 1);
     try {
+      const t0 = performance.now();
+      const claimed = await this.deps.store.claim(runId, this.owner, this.lease, drivenHere);
+      this.profile?.add('claim', performance.now() - t0);
+      if (!claimed) return undefined;
       return await this.driveClaimed(claimed);
     } catch (err) {
       // not a step failure (those are receipts) but the database or the process: let the run go
       // at once, for a retry (engine/worker.ts) or the sweep, unless another drive here holds it
-      if (!this.active.has(runId)) await this.deps.store.release(runId, this.owner).catch(() => undefined);
+      if (!drivenHere && !this.active.has(runId)) await this.deps.store.release(runId, this.owner).catch(() => undefined);
       throw err;
+    } finally {
+      const left = (this.executing.get(runId) ?? 1) - 1;
+      if (left > 0) this.executing.set(runId, left);
+      else this.executing.delete(runId);
     }
   }
 

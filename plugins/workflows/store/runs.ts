@@ -43,7 +43,7 @@ c AS (
   UPDATE workflow_runs r SET status = 'running', lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3),
     started_at = COALESCE(r.started_at, now()), seq = r.seq + CASE WHEN o.announced THEN 0 ELSE 1 END, updated_at = now()
   FROM o WHERE r.id = o.id AND (
-    (r.status IN ('pending', 'running') AND (r.lease_owner IS NULL OR r.lease_owner = $2 OR r.lease_expires_at < now()))
+    (r.status IN ('pending', 'running') AND (r.lease_owner IS NULL OR (r.lease_owner = $2 AND NOT $4::boolean) OR r.lease_expires_at < now()))
     OR (r.status = 'paused' AND r.pause->>'kind' = 'timer' AND (r.pause->>'resume_at')::timestamptz <= now()))
   RETURNING r.*, o.old_status, o.old_owner, o.announced
 ), e AS (
@@ -152,10 +152,12 @@ export class RunStore {
 
   /**
    * Takes the run for this worker (with its snapshot), or undefined when another worker holds
-   * it or it is not runnable.
+   * it or it is not runnable. `drivenHere`: this process drives the run already, so a lease
+   * naming this process is that drive's, not one to take again (two queue entries of one run,
+   * say a hand-back's and the sweep's, would otherwise both drive it here).
    */
-  async claim(runId: string, owner: string, leaseSeconds: number): Promise<ClaimedRun | undefined> {
-    return this.versions.fill(await this.sql.one<ClaimedRun>(CLAIM_SQL, [runId, owner, leaseSeconds], 'wf_run_claim'));
+  async claim(runId: string, owner: string, leaseSeconds: number, drivenHere = false): Promise<ClaimedRun | undefined> {
+    return this.versions.fill(await this.sql.one<ClaimedRun>(CLAIM_SQL, [runId, owner, leaseSeconds, drivenHere], 'wf_run_claim'));
   }
 
   /** Commits receipts and events (and a final status) while this worker still holds the run; the new seq, else undefined. */
