@@ -72,9 +72,8 @@ export interface Checkpoint {
   finished_at: string | null;
 }
 
-export interface CheckpointParams {
-  run_id: string;
-  step_id: string;
+/** One checkpoint of a durable step. */
+export interface CheckpointEntry {
   key: string;
   status: CheckpointStatus;
   output?: unknown;
@@ -84,6 +83,19 @@ export interface CheckpointParams {
   /** durable run events committed with it (type + data), e.g. `agent.tool.call` */
   events?: { type: string; data: Record<string, unknown> }[];
 }
+
+export interface CheckpointParams extends CheckpointEntry {
+  run_id: string;
+  step_id: string;
+  /**
+   * Earlier checkpoints of the step committed in the same commit, in order, ahead of this one:
+   * one a node held back because losing it costs nothing but a repeat (an agent's model turn,
+   * held until its read-only tool answered). At most CHECKPOINTS_AHEAD_MAX.
+   */
+  ahead?: CheckpointEntry[];
+}
+
+export const CHECKPOINTS_AHEAD_MAX = 8;
 
 export interface RunEventsParams {
   run_id: string;

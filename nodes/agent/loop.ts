@@ -1,4 +1,5 @@
-import type { Checkpoint, DurableAnswer, DurableDecision } from '../../kernel/nodes/durable.ts';
+import type { Checkpoint, CheckpointEntry, DurableAnswer, DurableDecision } from '../../kernel/nodes/durable.ts';
+import { TurnCommits } from './turn-commits.ts';
 import type { GenerateMessage, GenerateResult, ToolCall, ToolSpec } from '../../kernel/models-generate-contract.ts';
 import type { ToolPolicyVerdict } from '../../kernel/tools-contract.ts';
 import type { PlanView } from '../../kernel/agents-contract.ts';
@@ -19,7 +20,8 @@ export interface ToolOutcome {
 export interface AgentPort {
   /** one model turn; text deltas go out live as they arrive; `stopped` when the run asked to stop mid-stream */
   modelTurn(req: { round: number; messages: GenerateMessage[]; system: string | undefined; tools: ToolSpec[] }): Promise<{ turn: GenerateResult; stopped: boolean }>;
-  checkpoint(key: string, status: 'running' | 'completed' | 'failed', output: unknown, opts?: { uncertain?: boolean; events?: { type: string; data: Record<string, unknown> }[] }): Promise<DurableAnswer>;
+  /** commits a checkpoint, with `ahead` (held-back earlier ones) in the same commit before it */
+  checkpoint(key: string, status: 'running' | 'completed' | 'failed', output: unknown, opts?: { uncertain?: boolean; events?: { type: string; data: Record<string, unknown> }[]; ahead?: CheckpointEntry[] }): Promise<DurableAnswer>;
   /** the tool's declaration (undefined: not loaded anywhere) and what policy decides for it now */
   policy(name: string): Promise<{ spec?: ToolSpec & { side_effect: string }; verdict: ToolPolicyVerdict }>;
   runTool(name: string, args: Record<string, unknown>, call: ToolCall, approval: DurableDecision | undefined): Promise<ToolOutcome>;
@@ -63,16 +65,20 @@ export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<L
   // the run's current plan: the last proposal that was approved
   const plan: { id?: string } = {};
   const reviews: ReviewRecord[] = [];
+  const commits = new TurnCommits(port);
   for (let round = 1; ; round++) {
     let turn = done.get(modelKey(round))?.output as GenerateResult | undefined;
     if (!turn) {
       if (round > input.maxRounds) return { kind: 'round_cap', rounds: round - 1, text: lastText(messages) };
       const asked = await port.modelTurn({ round, messages, system: input.system, tools });
       turn = asked.turn;
-      const answer = await port.checkpoint(modelKey(round), 'completed', turn, {
-        events: [{ type: 'agent.message', data: { round, text: turn.text, tool_calls: turn.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })), usage: turn.usage, interrupted: asked.stopped || undefined } }],
-      });
-      if (asked.stopped || answer.stop) return finished(turn.text, round, usage, turn, toolCalls, 'interrupted');
+      const events = [{ type: 'agent.message', data: { round, text: turn.text, tool_calls: turn.tool_calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })), usage: turn.usage, interrupted: asked.stopped || undefined } }];
+      // a turn calling tools commits with its first tool's answer (turn-commits.ts)
+      if (!asked.stopped && turn.tool_calls.length > 0) commits.hold({ key: modelKey(round), status: 'completed', output: turn, events });
+      else {
+        const answer = await commits.checkpoint(modelKey(round), 'completed', turn, { events });
+        if (asked.stopped || answer.stop) return finished(turn.text, round, usage, turn, toolCalls, 'interrupted');
+      }
     }
     usage.input_tokens += turn.usage.input_tokens;
     usage.output_tokens += turn.usage.output_tokens;
@@ -90,11 +96,15 @@ export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<L
       const key = toolKey(round, index);
       let outcome = done.get(key)?.output as ToolOutcome | undefined;
       if (!outcome) {
-        const step = await callTool(port, call, decision, round, key, { proposed: done.get(planKey(round, index)), proposedKey: planKey(round, index), plan });
-        if ('park' in step) return step.park;
+        const step = await callTool(port, commits, call, decision, round, key, { proposed: done.get(planKey(round, index)), proposedKey: planKey(round, index), plan });
+        if ('park' in step) {
+          // a person decides on this call of this turn: the turn must be there when the run resumes
+          await commits.flush();
+          return step.park;
+        }
         if (step.usedDecision) decision = undefined;
         outcome = step.outcome;
-        const answer = await port.checkpoint(key, 'completed', outcome, {
+        const answer = await commits.checkpoint(key, 'completed', outcome, {
           events: [{ type: 'agent.tool.result', data: { round, call_id: call.id, name: call.name, ok: outcome.ok, error: outcome.error, decided_by: outcome.decided_by } }],
         });
         await port.record([{ kind: 'tool_call', data: { round, name: call.name, arguments: call.arguments, ok: outcome.ok, error: outcome.error ?? null } }]);
@@ -162,11 +172,18 @@ interface CallState {
   plan: { id?: string };
 }
 
-/** One tool call not made yet: the question tool, the plan tools, policy (deny, ask, allow), then the tool itself. */
-async function callTool(port: AgentPort, call: ToolCall, decision: DurableDecision | undefined, round: number, key: string, state: CallState): Promise<CallStep> {
+/**
+ * One tool call not made yet: the question tool, the plan tools, policy (deny, ask, allow), then
+ * the tool itself. Only a tool without side effects, or an idempotent one, runs while the turn
+ * asking for it is still held back (turn-commits.ts); anything else commits the turn first.
+ */
+async function callTool(port: AgentPort, commits: TurnCommits, call: ToolCall, decision: DurableDecision | undefined, round: number, key: string, state: CallState): Promise<CallStep> {
   if (call.arguments_error) return { outcome: { ok: false, error: { message: `The arguments were not valid JSON: ${call.arguments_error}`, code: 'INVALID_ARGUMENTS' } }, usedDecision: false };
   const args = (call.arguments && typeof call.arguments === 'object' && !Array.isArray(call.arguments) ? call.arguments : {}) as Record<string, unknown>;
-  if (port.plans && (call.name === PROPOSE_PLAN || call.name === UPDATE_PLAN_STEP)) return callPlanTool(port, port.plans, call, args, decision, round, state);
+  if (port.plans && (call.name === PROPOSE_PLAN || call.name === UPDATE_PLAN_STEP)) {
+    await commits.flush();
+    return callPlanTool(port, port.plans, call, args, decision, round, state);
+  }
   if (call.name === ASK_HUMAN) {
     if (decision?.decision === 'answer') return { outcome: { ok: true, output: { answer: decision.answer ?? '' }, decided_by: decision.decided_by }, usedDecision: true };
     const text = typeof args.question === 'string' && args.question.trim() ? args.question.slice(0, 4000) : 'The agent needs more information to go on.';
@@ -186,7 +203,7 @@ async function callTool(port: AgentPort, call: ToolCall, decision: DurableDecisi
   }
   if (spec.side_effect === 'non_idempotent') {
     // in flight: a worker that dies now leaves this marker, and the run is reconciled, never repeated blindly
-    const answer = await port.checkpoint(key, 'running', null, { uncertain: true, events: [{ type: 'agent.tool.started', data: { round, call_id: call.id, name: call.name } }] });
+    const answer = await commits.checkpoint(key, 'running', null, { uncertain: true, events: [{ type: 'agent.tool.started', data: { round, call_id: call.id, name: call.name } }] });
     if (answer.stop) return { outcome: { ok: false, error: { message: 'The run was stopped before the tool ran.', code: 'STOPPED' } }, usedDecision: false };
   }
   const outcome = await port.runTool(call.name, args, call, approval);

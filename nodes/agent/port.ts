@@ -83,7 +83,7 @@ export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
     modelTurn: (req) => measured('model', scope.run_id, () => modelTurn(req)),
 
     checkpoint(key, status, output, opts = {}) {
-      return measured('checkpoint', scope.run_id, () => ctx.call<DurableAnswer, unknown>(WORKFLOWS_CHECKPOINT_ACTION, { run_id: scope.run_id, step_id: scope.step_id, key, status, output, uncertain: opts.uncertain, events: opts.events }, onEngine));
+      return measured('checkpoint', scope.run_id, () => ctx.call<DurableAnswer, unknown>(WORKFLOWS_CHECKPOINT_ACTION, { run_id: scope.run_id, step_id: scope.step_id, key, status, output, uncertain: opts.uncertain, events: opts.events, ahead: opts.ahead }, onEngine));
     },
 
     async policy(name) {

@@ -15,6 +15,7 @@ function fakePort(turns: GenerateResult[], opts: { verdicts?: Record<string, Too
   const log: string[] = [];
   const committed: Checkpoint[] = [];
   const ran: { name: string; args: unknown; approval: DurableDecision | undefined }[] = [];
+  let stopped = false;
   const port: AgentPort = {
     async modelTurn({ round, messages }) {
       log.push(`model ${round} (${messages.length} messages)`);
@@ -23,9 +24,16 @@ function fakePort(turns: GenerateResult[], opts: { verdicts?: Record<string, Too
       return { turn: next, stopped: false };
     },
     async checkpoint(key, status, output, o = {}) {
+      // checkpoints committed ahead of this one, in the same commit
+      for (const a of o.ahead ?? []) {
+        log.push(`checkpoint ${a.key} ${a.status} (ahead of ${key})`);
+        committed.push({ key: a.key, status: a.status, output: a.output, error: null, uncertain: a.uncertain === true, started_at: null, finished_at: null });
+      }
       log.push(`checkpoint ${key} ${status}${o.uncertain ? ' uncertain' : ''}`);
       committed.push({ key, status, output, error: null, uncertain: o.uncertain === true, started_at: null, finished_at: null });
-      return { stop: opts.stopAfter === `${key} ${status}` };
+      // like the executor's: once asked, every later checkpoint answers stop
+      stopped ||= opts.stopAfter === `${key} ${status}`;
+      return { stop: stopped };
     },
     async policy(name) {
       const decision = opts.verdicts?.[name] ?? 'allow';
@@ -52,12 +60,31 @@ test('a plain answer is one model turn, committed before the step ends', async (
   t.deepEqual(log, ['model 1 (1 messages)', 'checkpoint r0001.model completed']);
 });
 
-test('a tool call is run, committed, and its result goes back to the model', async (t) => {
+test('a tool call is run, committed, and its result goes back to the model; a turn calling a tool without side effects commits with its answer', async (t) => {
   const { port, log, ran } = fakePort([turn('', [call('datetime', { op: 'now' })]), turn('it is noon')]);
   const result = await runAgentLoop(port, base);
   t.like(result, { kind: 'done', text: 'it is noon', rounds: 2, tool_calls: 1 });
   t.deepEqual(ran.map((r) => r.name), ['datetime']);
-  t.deepEqual(log, ['model 1 (1 messages)', 'checkpoint r0001.model completed', 'tool datetime', 'checkpoint r0001.tool.0 completed', 'model 2 (3 messages)', 'checkpoint r0002.model completed']);
+  t.deepEqual(log, ['model 1 (1 messages)', 'tool datetime', 'checkpoint r0001.model completed (ahead of r0001.tool.0)', 'checkpoint r0001.tool.0 completed', 'model 2 (3 messages)', 'checkpoint r0002.model completed']);
+});
+
+test('a crash while a turn is held back loses only that turn: the repeat asks the model again and runs the harmless tool again', async (t) => {
+  const first = fakePort([turn('', [call('datetime')])]);
+  first.port.runTool = async () => {
+    throw new Error('the worker died');
+  };
+  await t.throwsAsync(runAgentLoop(first.port, base), { message: 'the worker died' });
+  t.deepEqual(first.committed, [], 'nothing was committed: the turn was held for its tool answer');
+  const second = fakePort([turn('', [call('datetime')]), turn('done')]);
+  t.like(await runAgentLoop(second.port, { ...base, checkpoints: first.committed }), { kind: 'done', text: 'done', rounds: 2 });
+  t.deepEqual(second.ran.map((r) => r.name), ['datetime']);
+});
+
+test('a plan tool or a park commits the held turn first, on its own', async (t) => {
+  const { port, log } = fakePort([turn('', [call('send')])], { verdicts: { send: 'ask' } });
+  const result = await runAgentLoop(port, base);
+  t.is(result.kind, 'approval');
+  t.deepEqual(log, ['model 1 (1 messages)', 'checkpoint r0001.model completed']);
 });
 
 test('a repeat replays committed checkpoints: no model turn asked again, no tool run again', async (t) => {
@@ -75,7 +102,7 @@ test('a repeat replays committed checkpoints: no model turn asked again, no tool
 test('a non-idempotent tool commits an uncertain in-flight marker before it runs', async (t) => {
   const { port, log } = fakePort([turn('', [call('http_request')]), turn('done')], { sideEffects: { http_request: 'non_idempotent' } });
   await runAgentLoop(port, base);
-  t.deepEqual(log.slice(1, 5), ['checkpoint r0001.model completed', 'checkpoint r0001.tool.0 running uncertain', 'tool http_request', 'checkpoint r0001.tool.0 completed']);
+  t.deepEqual(log.slice(1, 5), ['checkpoint r0001.model completed (ahead of r0001.tool.0)', 'checkpoint r0001.tool.0 running uncertain', 'tool http_request', 'checkpoint r0001.tool.0 completed']);
 });
 
 test('policy ask parks the run; the approval repeats only that invocation, with the approval', async (t) => {
@@ -136,8 +163,10 @@ test('a question parks the run; the answer is the tool result', async (t) => {
 });
 
 test('a stop asked at a checkpoint ends the step with what it has', async (t) => {
-  const { port, ran } = fakePort([turn('partial', [call('datetime')])], { stopAfter: 'r0001.model completed' });
-  const result = await runAgentLoop(port, base);
-  t.like(result, { kind: 'done', text: 'partial', stop_reason: 'interrupted' });
-  t.deepEqual(ran, []);
+  const plain = fakePort([turn('partial', [call('datetime')])], { stopAfter: 'r0001.tool.0 completed' });
+  t.like(await runAgentLoop(plain.port, base), { kind: 'done', text: 'partial', stop_reason: 'interrupted', tool_calls: 1 });
+  // a tool with side effects: the stop is heard at its in-flight marker, before it runs
+  const effect = fakePort([turn('partial', [call('http_request')])], { sideEffects: { http_request: 'non_idempotent' }, stopAfter: 'r0001.tool.0 running' });
+  t.like(await runAgentLoop(effect.port, base), { kind: 'done', text: 'partial', stop_reason: 'interrupted' });
+  t.deepEqual(effect.ran, []);
 });

@@ -1,7 +1,7 @@
 import type { Context } from 'moleculer';
 import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
-import { CHECKPOINT_KEY_PATTERN, type CheckpointParams, type DurableAnswer, type RunEventsParams } from '../../../kernel/nodes/durable.ts';
+import { CHECKPOINT_KEY_PATTERN, CHECKPOINTS_AHEAD_MAX, type CheckpointParams, type DurableAnswer, type RunEventsParams } from '../../../kernel/nodes/durable.ts';
 import { durableDecision, requeue } from '../run-launch.ts';
 import { WORKFLOWS_ERR } from '../errors.ts';
 import { runSummary } from '../run-view.ts';
@@ -18,21 +18,26 @@ const EVENTS = {
 /**
  * `workflows.checkpoint` (internal): a durable node commits one checkpoint of its step through
  * the executor driving the run, which must be on this node (call with `{ nodeID:
- * context.engine_node }`). Answers `{seq, stop}`; `stop: true` when the run is not driven here
+ * context.engine_node }`), with the checkpoints `ahead` of it in the same commit. Answers `{seq, stop}`; `stop: true` when the run is not driven here
  * any more (lost, cancelled) or was interrupted. Contract: kernel/nodes/durable.ts.
  */
+const ENTRY = {
+  key: { type: 'string', pattern: CHECKPOINT_KEY_PATTERN },
+  status: { type: 'enum', values: ['running', 'completed', 'failed'] },
+  output: { type: 'any', optional: true },
+  error: { type: 'any', optional: true },
+  uncertain: { type: 'boolean', optional: true },
+  events: EVENTS,
+} as const;
+
 export const checkpoint: WorkflowsAction = {
   visibility: 'public',
   params: {
     $$strict: true,
     run_id: { type: 'string', min: 1, max: 64 },
     step_id: { type: 'string', min: 1, max: 128 },
-    key: { type: 'string', pattern: CHECKPOINT_KEY_PATTERN },
-    status: { type: 'enum', values: ['running', 'completed', 'failed'] },
-    output: { type: 'any', optional: true },
-    error: { type: 'any', optional: true },
-    uncertain: { type: 'boolean', optional: true },
-    events: EVENTS,
+    ...ENTRY,
+    ahead: { type: 'array', optional: true, max: CHECKPOINTS_AHEAD_MAX, items: { type: 'object', strict: true, props: ENTRY } },
   },
   async handler(ctx: Context<CheckpointParams>): Promise<DurableAnswer> {
     const executor = this.engine.activeRun(ctx.params.run_id);

@@ -11,7 +11,7 @@ import { EACH_KEY, elementReceipts, runEach, type EachDeps } from './each.ts';
 import { routedOutput } from './item-routes.ts';
 import { iterationOf, iterationView, logicalStepId, LOOP_DONE, loopBodiesOf, LoopState, type LoopBase } from './loops.ts';
 import { CHECKPOINT_SEPARATOR, type Checkpoint, type CheckpointParams, type DurableAnswer } from '../../../kernel/nodes/durable.ts';
-import { checkpointOf, finalOutputOf, isCheckpointId, receiptEvents, skipReceipt, storedReceipts } from './receipts.ts';
+import { checkpointOf, checkpointRow, finalOutputOf, isCheckpointId, receiptEvents, skipReceipt, storedReceipts } from './receipts.ts';
 import type { Approval, Commit, PauseInfo, ReceiptRow, RunEvent, RunnableRun, RunRow, RunStatus, SavedInvocation } from '../store/run-types.ts';
 
 /** Where commits go: the database (one statement each), or memory first (errors-only persistence). */
@@ -124,15 +124,10 @@ export class RunExecutor {
    */
   async checkpoint(p: CheckpointParams): Promise<DurableAnswer> {
     if (!this.inflight.has(p.step_id)) return { stop: true, reason: `step '${p.step_id}' is not running` };
-    const id = `${p.step_id}${CHECKPOINT_SEPARATOR}${p.key}`;
-    const previous = this.checkpoints.get(id);
     const now = nowIso();
-    const row: ReceiptRow = {
-      step_id: id, status: p.status, attempt: (previous?.attempt ?? 0) + (previous?.status === 'running' ? 0 : 1), input: null,
-      output: p.output ?? null, error: p.error ?? null, taken: null, directive: null, uncertain: p.uncertain === true,
-      carried_from: null, started_at: previous?.started_at ?? now, finished_at: p.status === 'running' ? null : now, execute_ms: null,
-    };
-    const ok = await this.commit([row], { markerOnly: true, events: p.events ?? [] });
+    const entries = [...(p.ahead ?? []), p];
+    const rows = entries.map((e) => checkpointRow(p.step_id, e, this.checkpoints, now));
+    const ok = await this.commit(rows, { markerOnly: true, events: entries.flatMap((e) => e.events ?? []) });
     if (!ok) return { stop: true, reason: 'the run is no longer held by this worker' };
     return { stop: this.stopReason !== undefined, reason: this.stopReason };
   }

@@ -1,4 +1,4 @@
-import { CHECKPOINT_SEPARATOR, type Checkpoint } from '../../../kernel/nodes/durable.ts';
+import { CHECKPOINT_SEPARATOR, type Checkpoint, type CheckpointEntry } from '../../../kernel/nodes/durable.ts';
 import { iterationOf, type LoopState } from './loops.ts';
 import type { PauseInfo, ReceiptRow, RunEvent } from '../store/run-types.ts';
 
@@ -47,4 +47,15 @@ export function finalOutputOf(receipts: Iterable<ReceiptRow>): unknown {
   const leaves = [...receipts].filter((r) => r.status === 'completed' && (r.taken ?? []).length === 0);
   if (leaves.length === 1) return leaves[0].output;
   return Object.fromEntries(leaves.map((r) => [r.step_id, r.output]));
+}
+
+/** The receipt of one checkpoint of durable step `stepId`; `known` holds the step's checkpoints so far, by receipt id. */
+export function checkpointRow(stepId: string, e: CheckpointEntry, known: ReadonlyMap<string, ReceiptRow>, now: string): ReceiptRow {
+  const id = `${stepId}${CHECKPOINT_SEPARATOR}${e.key}`;
+  const previous = known.get(id);
+  return {
+    step_id: id, status: e.status, attempt: (previous?.attempt ?? 0) + (previous?.status === 'running' ? 0 : 1), input: null,
+    output: e.output ?? null, error: e.error ?? null, taken: null, directive: null, uncertain: e.uncertain === true,
+    carried_from: null, started_at: previous?.started_at ?? now, finished_at: e.status === 'running' ? null : now, execute_ms: null,
+  };
 }
