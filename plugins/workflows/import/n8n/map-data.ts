@@ -1,4 +1,4 @@
-import { httpMethod, list, own, record, str, urlOrPlaceholder, type ImportWarning } from '../graph.ts';
+import { httpMethod, list, record, str, urlOrPlaceholder, type ImportWarning } from '../graph.ts';
 import { readConditions } from './conditions.ts';
 import { ownList, type NodeCtx, type NodeMapping } from './context.ts';
 import { readCode } from './expressions.ts';
@@ -191,32 +191,4 @@ export function aggregate(ctx: NodeCtx): NodeMapping {
   return m;
 }
 
-const DATE_UNITS: Record<string, string> = { years: 'years', quarters: 'quarters', months: 'months', weeks: 'weeks', days: 'days', hours: 'hours', minutes: 'minutes', seconds: 'seconds', milliseconds: 'milliseconds' };
-
-/** Date & Time v2: format, add to, subtract from, current date; the result goes into the item's output field. */
-export function dateTime(ctx: NodeCtx): NodeMapping {
-  const { p } = ctx;
-  const tr = ctx.translator('item');
-  const m = mapping('datetime', {}, ownList(ctx.id));
-  const zone = str(record(p.options).timezone) ?? ctx.zone;
-  const operation = str(p.operation) ?? 'getCurrentDate';
-  const common = { each: itemsValue(ctx.input), zone, item: '{{item}}' };
-  if (ctx.version < 2) m.problems.push('Date & Time version 1: re-add it as version 2');
-  else if (operation === 'formatDate') {
-    const format = p.format === 'custom' || p.format === undefined ? str(p.customFormat) : str(p.format);
-    if (!format) m.problems.push('a date format this importer does not read');
-    m.config = { ...common, op: 'format', datetime: tr.value(p.date ?? ''), format, output_field: str(p.outputFieldName) ?? 'formattedDate' };
-  } else if (operation === 'addToDate' || operation === 'subtractFromDate') {
-    const unit = own(DATE_UNITS, p.timeUnit ?? 'days');
-    const amount = typeof p.duration === 'number' ? p.duration : 0;
-    if (!unit) m.problems.push(`the unit '${String(p.timeUnit)}' has no equivalent`);
-    m.config = { ...common, op: 'add', datetime: tr.value(p.magnitude ?? ''), amount: { [unit ?? 'days']: operation === 'addToDate' ? amount : -amount }, output_field: str(p.outputFieldName) ?? 'newDate' };
-  } else if (operation === 'getCurrentDate') {
-    m.config = { ...common, op: 'now', output_field: str(p.outputFieldName) ?? 'currentDate' };
-    if (record(p.options).includeInputFields !== true) m.config.item = {};
-    if (p.includeTime === false) m.approx.push('the current date includes the time');
-  } else m.problems.push(`Date & Time '${operation}' has no equivalent here (format, add, subtract and current date only)`);
-  m.approx.push(`times are read in ${zone} (the workflow's settings.timezone; n8n falls back to its instance zone)`);
-  m.problems.push(...tr.problems);
-  return m;
-}
+export { dateTime } from './map-datetime.ts';
