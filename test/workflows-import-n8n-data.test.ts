@@ -83,3 +83,11 @@ test.serial('Sort random and code, Remove Duplicates, Aggregate merge lists and 
   t.is(report['All but'].status, 'mapped');
   t.like(steps.all_but.config, { base: '{{item}}', omit: ['password'] });
 });
+
+test.serial('a Python Code node is unmapped, saying what the code step lacks', async (t) => {
+  const { res, report, steps } = await importNodes([node('Py', 'code', 2, { language: 'pythonNative', pythonCode: 'return _items' })]);
+  t.is(res.status, 200, res.text);
+  t.is(report.Py.status, 'unmapped');
+  t.regex(report.Py.notes[0], /Docker engine is configured \(SANDBOX_DOCKER_HOST\).*not n8n's `_input`, `_json`, `_items` and `return`/);
+  t.is(steps.py.type, 'note');
+});

@@ -132,6 +132,10 @@ export function http(ctx: NodeCtx): NodeMapping {
 export function code(ctx: NodeCtx): NodeMapping {
   const { p } = ctx;
   const m = mapping('code', {}, ownList(ctx.id));
+  if (p.language === 'python' || p.language === 'pythonNative') {
+    m.problems.push("a Python Code node is not carried over: the code step runs python only where a Docker engine is configured (SANDBOX_DOCKER_HOST), and its python sees `input` and answers by assigning `result`, not n8n's `_input`, `_json`, `_items` and `return`");
+    return m;
+  }
   if (p.language !== undefined && p.language !== 'javaScript') {
     m.problems.push(`a ${String(p.language)} Code node: only JavaScript runs in the n8n dialect`);
     return m;
