@@ -23,7 +23,7 @@ export const DATETIME_PROPERTIES = {
   datetime: { ...DATETIME, description: 'The date-time to work on (ISO 8601 preferred; RFC 2822, HTTP and SQL are read too).', examples: ['2025-03-30T01:30:00Z'] },
   to: { ...DATETIME, description: 'diff: the later date-time.', examples: ['2025-04-01T00:00:00Z'] },
   zone: { ...ZONE, default: 'UTC', examples: ['Europe/Berlin'] },
-  to_zone: { ...ZONE, description: 'convert: the target IANA time zone.', examples: ['America/New_York'] },
+  to_zone: { ...ZONE, description: 'convert: the target IANA time zone; format and add: the zone the result is shown in (default: zone).', examples: ['America/New_York'] },
   format: { type: 'string', minLength: 1, maxLength: 200, description: "Luxon format tokens (format: how to write; parse: how to read), e.g. 'yyyy-MM-dd HH:mm'.", examples: ['cccc d LLLL yyyy'] },
   locale: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$', maxLength: 35, default: 'en-US', description: "BCP 47 locale for format, e.g. 'de-DE'.", examples: ['de-DE'] },
   amount: {
@@ -46,6 +46,8 @@ export interface DatetimeArgs {
   zone?: string;
   to_zone?: string;
   format?: string;
+  /** how to read `datetime` in every op but parse (Luxon tokens; parse reads it with `format`) */
+  from_format?: string;
   locale?: string;
   amount?: Partial<Record<Unit, number>>;
   unit?: Unit;
@@ -64,7 +66,7 @@ export interface DatetimeOptions {
   gaps?: 'shift' | 'refuse';
 }
 
-function zoneOf(name: string | undefined, field: string): string {
+export function zoneOf(name: string | undefined, field: string): string {
   const zone = name ?? 'UTC';
   if (zone !== 'UTC' && !(IANA_NAME.test(zone) && Info.isValidIANAZone(zone))) throw new DatetimeInputError(`${field} '${zone}' is not an IANA time zone (e.g. 'Europe/Berlin', 'America/New_York', 'UTC').`, 'UNKNOWN_ZONE');
   return zone;
@@ -101,7 +103,7 @@ function parse(text: string, zone: string, format: string | undefined, field: st
   throw new DatetimeInputError(`${field} '${text}' is not a date-time that can be read (ISO 8601 such as 2025-03-30T02:30:00, RFC 2822, HTTP or SQL; or give \`format\`).`, 'BAD_DATETIME');
 }
 
-function view(dt: DateTime) {
+export function view(dt: DateTime) {
   return {
     iso: dt.toISO(),
     zone: dt.zoneName,
@@ -117,18 +119,19 @@ function view(dt: DateTime) {
 export function runDatetime(args: DatetimeArgs, opts: DatetimeOptions = {}): unknown {
   const gaps = opts.gaps ?? 'shift';
   const zone = zoneOf(args.zone, 'zone');
-  const at = () => parse(args.datetime!, zone, args.op === 'parse' ? args.format : undefined, 'datetime', gaps);
+  const at = () => parse(args.datetime!, zone, args.op === 'parse' ? args.format : args.from_format, 'datetime', gaps);
+  const shown = (dt: DateTime) => (args.to_zone ? dt.setZone(zoneOf(args.to_zone, 'to_zone')) : dt);
   switch (args.op) {
     case 'now':
       return view((opts.now ?? (() => DateTime.utc()))().setZone(zone));
     case 'parse':
       return view(at());
     case 'format': {
-      const dt = at().setLocale(args.locale ?? 'en-US');
+      const dt = shown(at()).setLocale(args.locale ?? 'en-US');
       return { text: dt.toFormat(args.format!), ...view(dt) };
     }
     case 'add':
-      return view(valid(at().plus(args.amount as DurationLikeObject), 'the result is out of range'));
+      return view(shown(valid(at().plus(args.amount as DurationLikeObject), 'the result is out of range')));
     case 'diff': {
       const unit = args.unit ?? 'hours';
       const to = parse(args.to!, zone, undefined, 'to', gaps);
@@ -139,3 +142,6 @@ export function runDatetime(args: DatetimeArgs, opts: DatetimeOptions = {}): unk
       return view(at().setZone(zoneOf(args.to_zone, 'to_zone')));
   }
 }
+
+/** Reads a date-time as every op does (ISO 8601, RFC 2822, HTTP, SQL, or Luxon tokens `format`), local times in `zone`. */
+export const readDatetime: (text: string, zone: string, format: string | undefined, field: string, gaps: 'shift' | 'refuse') => DateTime = parse;

@@ -1,7 +1,7 @@
 import type { StepBudget } from '../../kernel/nodes/data-node.ts';
 import { valueAt } from '../../kernel/nodes/item-path.ts';
 
-export const AGGREGATE_OPS = ['sum', 'count', 'min', 'max', 'collect'] as const;
+export const AGGREGATE_OPS = ['sum', 'count', 'min', 'max', 'collect', 'concat'] as const;
 
 export interface Aggregation {
   op: (typeof AGGREGATE_OPS)[number];
@@ -38,6 +38,7 @@ function compute(a: Aggregation, items: unknown[]): unknown {
     case 'min': return extreme(values, false);
     case 'max': return extreme(values, true);
     case 'collect': return values;
+    case 'concat': return values.flatMap((v) => (Array.isArray(v) ? v : [v]));
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { valueAt } from '../../kernel/nodes/item-path.ts';
 
 export const SORT_TYPES = ['auto', 'number', 'string', 'date'] as const;
@@ -51,4 +52,14 @@ export function sortItems(items: unknown[], keys: SortKey[]): unknown[] {
     return x.index - y.index;
   });
   return decorated.map((d) => d.item);
+}
+
+/** A copy in a random order (Fisher-Yates). */
+export function shuffled(items: unknown[]): unknown[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
 }

@@ -1,19 +1,20 @@
 import type { NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 import { COMMON_STEP_FAILURES, defineDataNodeType, itemsOf, ITEMS_SCHEMA, STEP_TIMEOUT_SCHEMA } from '../../kernel/nodes/data-node.ts';
 import { FIELD_PATH_SCHEMA } from '../../kernel/nodes/item-path.ts';
-import { SORT_TYPES, sortItems, type SortKey } from './compare.ts';
+import { shuffled, SORT_TYPES, sortItems, type SortKey } from './compare.ts';
 
 /**
  * Workflow node type `sort`: orders a list by several keys, each typed (number, string, date,
  * or auto) and ascending or descending. Stable: items equal on every key keep their order.
  * Missing values (undefined, null, unparsable for the key's type) go last in both orders.
+ * With shuffle, the list comes out in a random order instead (every order equally likely).
  */
 export const nodeType: NodeTypeDeclaration = {
   type: 'sort',
   version: 1,
   category: 'data',
   title: 'Sort',
-  description: 'Orders a list by one or more typed keys; stable, missing values last.',
+  description: 'Orders a list by one or more typed keys (stable, missing values last), or shuffles it.',
   config_schema: {
     type: 'object',
     properties: {
@@ -35,10 +36,12 @@ export const nodeType: NodeTypeDeclaration = {
           additionalProperties: false,
         },
       },
+      shuffle: { type: 'boolean', default: false, description: 'A random order instead of keys (every order equally likely); keys are then not needed and not read.', examples: [true] },
       timeout: STEP_TIMEOUT_SCHEMA,
     },
-    required: ['keys'],
     additionalProperties: false,
+    if: { properties: { shuffle: { const: true } }, required: ['shuffle'] },
+    else: { required: ['keys'] },
   },
   outputs: ['main'],
   uncertain_effect: false,
@@ -46,11 +49,11 @@ export const nodeType: NodeTypeDeclaration = {
   failures: COMMON_STEP_FAILURES,
 };
 
-type Config = { items?: unknown; keys: SortKey[] };
+type Config = { items?: unknown; keys?: SortKey[]; shuffle?: boolean };
 
 export default defineDataNodeType<Config>(nodeType, ({ config, input }, budget) => {
   const items = itemsOf(config.items, input);
-  const sorted = sortItems(items, config.keys);
+  const sorted = config.shuffle === true ? shuffled(items) : sortItems(items, config.keys ?? []);
   budget.check();
   return { output: { items: sorted, count: sorted.length } };
 });

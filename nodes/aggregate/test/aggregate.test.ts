@@ -44,3 +44,8 @@ test('bad input: an unknown op, no aggregations, a non-list', async (t) => {
   t.is((await n.failure('aggregate', { aggregations: [] }, [])).type, 'BAD_CONFIG');
   t.is((await n.failure('aggregate', { aggregations: [{ op: 'count' }] }, 7)).type, 'BAD_INPUT');
 });
+
+test('concat: list values are merged into one list, other values added as they are', async (t) => {
+  const r = await n.exec('aggregate', { aggregations: [{ op: 'concat', field: 'tags', as: 'tags' }, { op: 'collect', field: 'tags', as: 'lists' }] }, [{ tags: ['a', 'b'] }, { tags: 'c' }, { tags: [] }, { tags: [['d']] }, {}]);
+  t.deepEqual(r.output.groups, [{ tags: ['a', 'b', 'c', ['d']], lists: [['a', 'b'], 'c', [], [['d']]] }]);
+});

@@ -26,3 +26,15 @@ test('bad input: an unknown scope, a non-list; binding scope outside a run', asy
   t.is((await n.failure('dedupe', {}, 'abc')).type, 'BAD_INPUT');
   t.is((await n.failure('dedupe', { scope: 'binding' }, [1], { entity_id: '', step_id: '' })).type, 'NO_RUN_CONTEXT');
 });
+
+test('exclude: whole items compared without some fields, nested paths too; the first item is kept as it was', async (t) => {
+  const items = [
+    { id: 1, at: 't1', meta: { trace: 'x', src: 'a' } },
+    { id: 1, at: 't2', meta: { trace: 'y', src: 'a' } },
+    { id: 1, at: 't3', meta: { trace: 'z', src: 'b' } },
+  ];
+  const r = await n.exec('dedupe', { exclude: ['at', 'meta.trace'] }, items);
+  t.deepEqual(r.output.items, [items[0], items[2]]);
+  t.deepEqual(r.output.duplicates, [items[1]]);
+  t.is((await n.failure('dedupe', { exclude: 'at' }, items)).type, 'BAD_CONFIG');
+});

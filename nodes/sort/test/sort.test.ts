@@ -55,3 +55,19 @@ test('bad input: no keys, an unknown type, not a list', async (t) => {
   t.regex(bad.message, /config\.keys\.0\.type/);
   t.is((await n.failure('sort', { keys: [{ field: 'a' }] }, 'x')).type, 'BAD_INPUT');
 });
+
+test('shuffle: a permutation of the list, keys not needed; over many runs more than one order comes out', async (t) => {
+  const items = Array.from({ length: 8 }, (_, i) => ({ n: i }));
+  const orders = new Set<string>();
+  for (let run = 0; run < 20; run++) {
+    const r = await n.exec('sort', { shuffle: true }, items);
+    t.deepEqual([...names(r)].sort(), items.map((i) => i.n), 'the same items');
+    orders.add(names(r).join(','));
+  }
+  // 20 shuffles of 8 items all equal has a chance of 1 in 40320^19
+  t.true(orders.size > 1);
+  const bad = await n.failure('sort', {}, items);
+  t.is(bad.type, 'BAD_CONFIG', 'no keys and no shuffle');
+  t.regex(bad.message, /keys/);
+  t.is((await n.failure('sort', { shuffle: 'yes' }, items)).type, 'BAD_CONFIG');
+});

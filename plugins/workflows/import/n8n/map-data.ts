@@ -1,9 +1,9 @@
-import { httpMethod, list, own, record, str, urlOrPlaceholder, type ImportWarning } from '../graph.ts';
+import { httpMethod, list, record, str, urlOrPlaceholder, type ImportWarning } from '../graph.ts';
 import { readConditions } from './conditions.ts';
 import { ownList, type NodeCtx, type NodeMapping } from './context.ts';
 import { readCode } from './expressions.ts';
 import { jsonBody } from './json-body.ts';
-import { itemsValue } from './translate.ts';
+import { itemsValue, pathText } from './translate.ts';
 
 /**
  * n8n's per-item and list nodes: Edit Fields (Set), HTTP Request and Date & Time run once per
@@ -64,11 +64,33 @@ export function set(ctx: NodeCtx): NodeMapping {
     }
     m.config = { each: itemsValue(ctx.input), set, ...(Object.keys(types).length ? { types } : {}) };
   }
-  const keepOthers = ctx.version >= 3 ? p.includeOtherFields === true || p.include === 'all' : p.keepOnlySet !== true;
-  if (keepOthers) m.config.base = '{{item}}';
-  if (ctx.version >= 3 && p.includeOtherFields === true && (p.include === 'selected' || p.include === 'except')) m.problems.push(`keeping ${p.include} other fields has no equivalent (all or none)`);
+  // 3.0-3.2 name what to keep in `include` (default all); 3.3 on only with includeOtherFields
+  const include = ctx.version >= 3.3 ? (p.includeOtherFields === true ? str(p.include) ?? 'all' : 'none') : ctx.version >= 3 ? str(p.include) ?? 'all' : p.keepOnlySet === true ? 'none' : 'all';
+  if (include === 'all') m.config.base = '{{item}}';
+  else if (include === 'selected') m.config.set = { ...selectedFields(p.includeFields, record(p.options).dotNotation !== false, m), ...(m.config.set as Record<string, unknown>) };
+  else if (include === 'except') {
+    m.config.base = '{{item}}';
+    m.config.omit = fieldList(p.excludeFields);
+    if (record(p.options).dotNotation === false && (m.config.omit as string[]).some((f) => f.includes('.'))) m.approx.push('an excluded field name holding a dot is read as a path');
+  }
   m.problems.push(...tr.problems);
   return m;
+}
+
+/**
+ * Edit Fields' "selected" other fields: each a template of the item's value, under its last
+ * path segment as n8n names it (a missing one is left out, as n8n's undefined is in JSON).
+ */
+function selectedFields(raw: unknown, dots: boolean, m: NodeMapping): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of fieldList(raw)) {
+    const path = dots ? name.split('.') : [name];
+    const text = pathText(path);
+    const key = path.at(-1)!;
+    if (text === undefined || RESERVED.has(key)) m.problems.push(`the field '${name}' cannot be read as a path`);
+    else out[key] = `{{item${text}}}`;
+  }
+  return out;
 }
 
 /** `{parameters: [{name, value}]}` lists (query, headers, body fields). */
@@ -110,6 +132,10 @@ export function http(ctx: NodeCtx): NodeMapping {
 export function code(ctx: NodeCtx): NodeMapping {
   const { p } = ctx;
   const m = mapping('code', {}, ownList(ctx.id));
+  if (p.language === 'python' || p.language === 'pythonNative') {
+    m.problems.push("a Python Code node is not carried over: the code step runs python only where a Docker engine is configured (SANDBOX_DOCKER_HOST), and its python sees `input` and answers by assigning `result`, not n8n's `_input`, `_json`, `_items` and `return`");
+    return m;
+  }
   if (p.language !== undefined && p.language !== 'javaScript') {
     m.problems.push(`a ${String(p.language)} Code node: only JavaScript runs in the n8n dialect`);
     return m;
@@ -141,14 +167,37 @@ export function filter(ctx: NodeCtx): NodeMapping {
   return m;
 }
 
+/** Sort: by fields, shuffled (random), or the user's compare code in a generated n8n dialect code step. */
 export function sort(ctx: NodeCtx): NodeMapping {
   const { p } = ctx;
   const m = mapping('sort', {}, ownList(ctx.id, '.items'));
   const type = str(p.type) ?? 'simple';
-  if (type !== 'simple') m.problems.push(`a ${type} sort has no equivalent (fields only)`);
+  if (type === 'random') {
+    m.config = { items: itemsValue(ctx.input), shuffle: true };
+    return m;
+  }
+  if (type === 'code') return sortByCode(ctx);
+  if (type !== 'simple') m.problems.push(`a ${type} sort is not a type of n8n's Sort node`);
   const keys = list(record(p.sortFieldsUi).sortField).map(record).filter((f) => typeof f.fieldName === 'string' && f.fieldName).map((f) => ({ field: f.fieldName, order: f.order === 'descending' ? 'desc' : 'asc' }));
   if (type === 'simple' && keys.length === 0) m.problems.push('a Sort without fields');
   m.config = { items: itemsValue(ctx.input), keys };
+  return m;
+}
+
+/** n8n runs `items.sort((a, b) => { <code> })` on the input's items ({json}); so does the generated step. */
+function sortByCode(ctx: NodeCtx): NodeMapping {
+  const source = str(ctx.p.code) ?? '';
+  const m = mapping('code', {}, ownList(ctx.id));
+  const read = readCode(`(a, b) => { ${source} }`);
+  const nodes: Record<string, unknown> = {};
+  if (read.ok && read.blocked.length) m.problems.push(`the sort code uses ${read.blocked.join(', ')}, which the n8n code dialect here does not have`);
+  if (read.ok) for (const name of read.nodes) nodes[name] = itemsValue(ctx.nodeItems(name));
+  if (!read.ok) m.approx.push(`the sort code does not parse (${read.message}): the step fails as the n8n node would`);
+  if (source.includes('{{')) m.approx.push('the code holds {{ }}, which the engine reads as a template before the code runs');
+  // n8n refuses code without a return before it runs: the generated step fails the same way
+  const code = /\breturn\b/.test(source) ? `return items.sort((a, b) => {\n${source}\n});` : 'throw new Error("Sort code doesn\'t return. Please add a \'return\' statement to your code");';
+  m.config = { dialect: 'n8n', code, input: { mode: 'all', items: itemsValue(ctx.input), nodes } };
+  m.approx.push('the compare code runs in the n8n code dialect (a and b are {json} items), in the sandbox');
   return m;
 }
 
@@ -161,17 +210,29 @@ const fieldList = (raw: unknown) => (typeof raw === 'string' ? raw.split(',') : 
 
 export function removeDuplicates(ctx: NodeCtx): NodeMapping {
   const { p } = ctx;
-  const m = mapping('dedupe', { items: itemsValue(ctx.input) }, ownList(ctx.id, '.items'));
+  // version 2's second output (Discarded) has the duplicates
+  const m = mapping('dedupe', { items: itemsValue(ctx.input) }, (o) => ({ path: `${ctx.id}.output.${o === 1 ? 'duplicates' : 'items'}`, single: false }));
   const operation = str(p.operation) ?? 'removeDuplicateInputItems';
-  if (operation === 'removeItemsRepeatedInPreviousExecutions') {
+  // n8n 1.x named the operation removeItemsRepeatedInPreviousExecutions before removeItemsSeenInPreviousExecutions
+  if (operation === 'removeItemsSeenInPreviousExecutions' || operation === 'removeItemsRepeatedInPreviousExecutions') {
+    const logic = str(p.logic) ?? 'removeItemsWithAlreadySeenKeyValues';
+    if (logic !== 'removeItemsWithAlreadySeenKeyValues') m.problems.push(`keeping only items whose value is higher (or later) than any before ('${logic}') has no equivalent: dedupe remembers the keys it saw, not the highest one`);
     const tr = ctx.translator('first');
     const field = tr.field(p.dedupeValue, 'the value compared across runs');
     m.problems.push(...tr.problems);
     if (field !== undefined) m.config = { ...m.config, keys: [field], scope: 'binding' };
-    m.approx.push("keys are remembered per binding for forget_after_days (30), not n8n's history size");
-  } else if (operation !== 'removeDuplicateInputItems') m.problems.push(`Remove Duplicates '${operation}' has no equivalent`);
+    m.approx.push("keys are remembered per binding and step for forget_after_days (30), not n8n's history size");
+    if (record(p.options).scope === 'workflow') m.approx.push("keys are kept for this step only (n8n's scope workflow shares them between its Remove Duplicates nodes)");
+  } else if (operation === 'clearDeduplicationHistory') {
+    m.problems.push("clearing the deduplication history has no equivalent: dedupe keeps each step's keys for forget_after_days, and no step can clear another step's keys");
+  } else if (operation !== 'removeDuplicateInputItems') m.problems.push(`Remove Duplicates '${operation}' is not an operation of n8n's node`);
   else if (p.compare === 'selectedFields') m.config.keys = fieldList(p.fieldsToCompare);
-  else if (p.compare === 'allFieldsExcept') m.problems.push('comparing all fields but some has no equivalent (all fields, or selected ones)');
+  else if (p.compare === 'allFieldsExcept') {
+    const exclude = fieldList(p.fieldsToExclude);
+    if (exclude.length === 0) m.approx.push('no fields to exclude: n8n fails the node, here every field is compared');
+    m.config.exclude = exclude;
+    m.approx.push("each item is compared on all its fields but the excluded ones (n8n: the first item's fields but those)");
+  }
   if (record(p.options).removeOtherFields === true) m.approx.push('other fields are kept');
   return m;
 }
@@ -186,37 +247,9 @@ export function aggregate(ctx: NodeCtx): NodeMapping {
     if (fields.length === 0) m.problems.push('an Aggregate without fields');
   }
   const options = record(p.options);
-  if (options.mergeLists === true) m.problems.push('merging lists into one has no equivalent');
+  if (options.mergeLists === true) for (const a of m.config.aggregations as { op: string }[]) a.op = 'concat';
   if (options.keepMissing === true) m.approx.push('missing and null values are left out');
   return m;
 }
 
-const DATE_UNITS: Record<string, string> = { years: 'years', quarters: 'quarters', months: 'months', weeks: 'weeks', days: 'days', hours: 'hours', minutes: 'minutes', seconds: 'seconds', milliseconds: 'milliseconds' };
-
-/** Date & Time v2: format, add to, subtract from, current date; the result goes into the item's output field. */
-export function dateTime(ctx: NodeCtx): NodeMapping {
-  const { p } = ctx;
-  const tr = ctx.translator('item');
-  const m = mapping('datetime', {}, ownList(ctx.id));
-  const zone = str(record(p.options).timezone) ?? ctx.zone;
-  const operation = str(p.operation) ?? 'getCurrentDate';
-  const common = { each: itemsValue(ctx.input), zone, item: '{{item}}' };
-  if (ctx.version < 2) m.problems.push('Date & Time version 1: re-add it as version 2');
-  else if (operation === 'formatDate') {
-    const format = p.format === 'custom' || p.format === undefined ? str(p.customFormat) : str(p.format);
-    if (!format) m.problems.push('a date format this importer does not read');
-    m.config = { ...common, op: 'format', datetime: tr.value(p.date ?? ''), format, output_field: str(p.outputFieldName) ?? 'formattedDate' };
-  } else if (operation === 'addToDate' || operation === 'subtractFromDate') {
-    const unit = own(DATE_UNITS, p.timeUnit ?? 'days');
-    const amount = typeof p.duration === 'number' ? p.duration : 0;
-    if (!unit) m.problems.push(`the unit '${String(p.timeUnit)}' has no equivalent`);
-    m.config = { ...common, op: 'add', datetime: tr.value(p.magnitude ?? ''), amount: { [unit ?? 'days']: operation === 'addToDate' ? amount : -amount }, output_field: str(p.outputFieldName) ?? 'newDate' };
-  } else if (operation === 'getCurrentDate') {
-    m.config = { ...common, op: 'now', output_field: str(p.outputFieldName) ?? 'currentDate' };
-    if (record(p.options).includeInputFields !== true) m.config.item = {};
-    if (p.includeTime === false) m.approx.push('the current date includes the time');
-  } else m.problems.push(`Date & Time '${operation}' has no equivalent here (format, add, subtract and current date only)`);
-  m.approx.push(`times are read in ${zone} (the workflow's settings.timezone; n8n falls back to its instance zone)`);
-  m.problems.push(...tr.problems);
-  return m;
-}
+export { dateTime } from './map-datetime.ts';
