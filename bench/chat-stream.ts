@@ -84,6 +84,12 @@ function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 }
 
+/** CPU time (user + system) of a process so far, in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
+}
+
 async function main(): Promise<void> {
   const server = provider(Number(args.chunks), Number(args.interval));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -92,7 +98,7 @@ async function main(): Promise<void> {
   createDatabase(db);
   const dataDir = mkdtempSync(join(tmpdir(), 'wao-bench-chat-'));
   const kernel = await launchKernel({
-    via: 'node', dataDir, logFile: join(dataDir, 'kernel.log'),
+    via: 'node', dataDir, logFile: join(dataDir, 'kernel.log'), nodeFlags: process.env.BENCH_KERNEL_NODE_FLAGS?.split(' ').filter(Boolean),
     env: { DATABASE_URL: databaseUrl(db), ADMIN_PASSWORD: 'bench-password-0123', MODEL_BASE_URL_ALLOW: '127.0.0.1', WORKER_WORK_CONCURRENCY: String(Math.min(256, Math.max(4, CONCURRENT))), DATABASE_POOL_MAX: '20' },
   });
   try {
@@ -117,18 +123,28 @@ async function main(): Promise<void> {
     let peak = idle;
     const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(kernel.proc.pgid))), 100);
     const started = performance.now();
+    const cpu = { kernel: cpuMs(kernel.proc.pgid), bench: process.cpuUsage() };
     const rampMs = Number(args.ramp) * 1000;
     const results = await Promise.all(Array.from({ length: CONCURRENT }, async (_, i) => {
       await new Promise((r) => setTimeout(r, (rampMs * i) / CONCURRENT));
       return { ...(await stream(kernel.apiUrl, token, `m-par${i}`)), marker: `m-par${i}` };
     }));
     clearInterval(sampler);
+    const wallMs = performance.now() - started;
+    const benchCpu = process.cpuUsage(cpu.bench);
+    const busy = { kernel_pct_of_a_core: round(((cpuMs(kernel.proc.pgid) - cpu.kernel) / wallMs) * 100), bench_process_pct_of_a_core: round(((benchCpu.user + benchCpu.system) / 1000 / wallMs) * 100) };
     const ok = results.filter((r) => r.ok);
-    const addedParallel = ok.flatMap((r) => [...r.arrivals].map(([i, at]) => at - sentAt.get(`${r.marker}#${i}`)!));
+    const rampEnd = started + rampMs;
+    const timed = ok.flatMap((r) => [...r.arrivals].map(([i, at]) => ({ sent: sentAt.get(`${r.marker}#${i}`)!, added: at - sentAt.get(`${r.marker}#${i}`)! })));
+    const addedParallel = timed.map((x) => x.added);
+    // tokens sent once every stream was open: streaming alone, without the openings' work
+    const afterRamp = timed.filter((x) => x.sent > rampEnd).map((x) => x.added);
     const errors = results.filter((r) => !r.ok).map((r) => r.error);
     console.log(JSON.stringify({
       phase: 'concurrent', streams: CONCURRENT, failed: errors.length, first_error: errors[0] ?? null, seconds: round((performance.now() - started) / 1000),
       added_delta_ms: { p50: round(percentile(addedParallel, 50), 3), p99: round(percentile(addedParallel, 99), 3), deltas: addedParallel.length },
+      added_delta_after_ramp_ms: { p50: round(percentile(afterRamp, 50), 3), p99: round(percentile(afterRamp, 99), 3), deltas: afterRamp.length },
+      cpu: busy,
       kernel_rss_mib: { idle: round(idle / 1024), peak: round(peak / 1024) }, kib_per_open_stream: round((peak - idle) / CONCURRENT, 1),
     }));
   } finally {
