@@ -96,6 +96,16 @@ test.serial('pending runs and timer waits not yet due are listed page by page, e
   t.deepEqual(ids(await recovery.takeAbandoned(60, 500)), [due.id], 'the due timer is taken, as by the sweep');
 });
 
+test.serial('lease renewal renews only the runs the holder drives now: one whose drive ended without letting go runs out', async (t) => {
+  const owner = leaseOwnerName('renew-node', 2_000_000_002);
+  const [driven, stranded] = await runs(2, 'running', owner);
+  await sql.query("UPDATE workflow_runs SET lease_expires_at = now() + interval '1 second' WHERE id = ANY($1::uuid[])", { bind: [[driven.id, stranded.id]] });
+  t.is(await svc.runs.renewLeases(owner, 600, [driven.id]), 1);
+  t.is(await svc.runs.renewLeases(owner, 600, []), 0, 'nothing driven, nothing renewed (and no statement)');
+  const rows = await sql.query<{ id: string; long: boolean }>("SELECT id, lease_expires_at > now() + interval '1 minute' AS long FROM workflow_runs WHERE id = ANY($1::uuid[])", { bind: [[driven.id, stranded.id]], type: QueryTypes.SELECT });
+  t.deepEqual(Object.fromEntries(rows.map((r) => [r.id === driven.id ? 'driven' : 'stranded', r.long])), { driven: true, stranded: false });
+});
+
 test.serial('lease renewal finds a holder\'s runs through the lease_owner index', async (t) => {
   const plan = await sql.transaction(async (transaction) => {
     // the table is small: without this, a sequential scan is cheaper than any index
