@@ -6,9 +6,9 @@ import { itemsValue, type ItemsRef } from './translate.ts';
 import { scheduleSummary } from './settings.ts';
 
 /**
- * n8n's trigger and flow nodes: Manual, Schedule and Webhook triggers, IF, Switch, Merge, Loop
- * Over Items, Wait, Respond to Webhook, No Operation, Sticky Note, Stop and Error. Routing nodes
- * use the item mode of condition and switch; nodes that pass their items on (Wait, Respond, No
+ * n8n's trigger and flow nodes: Manual, Schedule and Webhook triggers, IF, Merge, Loop Over
+ * Items, Wait, Respond to Webhook, No Operation, Sticky Note, Stop and Error. IF uses the
+ * item mode of condition (Switch: map-switch.ts); nodes that pass their items on (Wait, Respond, No
  * Operation) say their items are their input's.
  */
 const base = (ctx: NodeCtx, type: string, config: Record<string, unknown>, items: NodeMapping['items']): NodeMapping => ({ type, config, items, approx: [], problems: [] });
@@ -36,54 +36,11 @@ export function webhook(ctx: NodeCtx): NodeMapping {
 export function ifNode(ctx: NodeCtx): NodeMapping {
   const tr = ctx.translator('first');
   const m = base(ctx, 'condition', {}, (o) => (o <= 1 ? { path: `${ctx.id}.output.${o === 0 ? 'true' : 'false'}`, single: false } : undefined));
-  const read = readConditions(ctx.p.conditions, ctx.p.combineOperation, tr, m.approx);
+  const read = readConditions(ctx.p.conditions, ctx.p.combineOperation, tr, m.approx, record(ctx.p.options).ignoreCase !== true);
   m.problems = tr.problems;
   if (read) m.config = { items: itemsValue(ctx.input), conditions: read.conditions, combine: read.combine };
   m.place = (config, targets) => {
     config.branches = { true: targets[0] ?? [], false: targets[1] ?? [] };
-  };
-  return m;
-}
-
-/** Switch: v3 `rules.values[{conditions}]` with `options.fallbackOutput`, v1/v2 `value1` + `rules.rules[{operation, value2, output}]` + `fallbackOutput`. */
-export function switchNode(ctx: NodeCtx): NodeMapping {
-  const tr = ctx.translator('first');
-  const { p } = ctx;
-  const m = base(ctx, 'switch', {}, () => undefined);
-  const cases: { config: Record<string, unknown>; output: number }[] = [];
-  let fallback: number | undefined;
-  if (p.mode === 'expression') m.problems.push('a Switch in expression mode (the output index computed by an expression) has no equivalent: use rules');
-  else if (ctx.version >= 3) {
-    list(record(p.rules).values).map(record).forEach((rule, i) => {
-      const read = readConditions(rule.conditions, undefined, tr, m.approx);
-      if (read) cases.push({ config: { conditions: read.conditions, combine: read.combine }, output: i });
-    });
-    const fb = record(p.options).fallbackOutput;
-    fallback = fb === 'extra' ? cases.length : typeof fb === 'number' ? fb : undefined;
-    if (record(p.options).allMatchingOutputs === true) m.approx.push('each item goes to its first matching output only, not to every matching one');
-  } else {
-    const field = tr.field(p.value1 ?? (p.dataPropertyName !== undefined ? `={{ $json.${String(p.dataPropertyName)} }}` : undefined), 'the value routed on');
-    for (const rule of list(record(p.rules).rules).map(record)) {
-      const op = rule.operation ?? 'equal';
-      if (op === 'equal') cases.push({ config: { equals: tr.value(rule.value2 ?? null) }, output: typeof rule.output === 'number' ? rule.output : cases.length });
-      else {
-        const read = readConditions({ [String(p.dataType ?? 'string')]: [{ value1: p.value1, operation: op, value2: rule.value2 }] }, undefined, tr, m.approx);
-        if (read) cases.push({ config: { conditions: read.conditions }, output: typeof rule.output === 'number' ? rule.output : cases.length });
-      }
-    }
-    fallback = typeof p.fallbackOutput === 'number' && p.fallbackOutput >= 0 ? p.fallbackOutput : undefined;
-    if (field !== undefined) m.config.field = field;
-  }
-  if (!m.problems.length && cases.length === 0) m.problems.push('a Switch without a rule this importer reads');
-  m.problems.push(...tr.problems);
-  m.config = { ...m.config, items: itemsValue(ctx.input), cases: cases.map((c) => c.config) };
-  m.items = (o) => {
-    const keys = [...cases.flatMap((c, i) => (c.output === o ? [`case_${i}`] : [])), ...(fallback === o ? ['default'] : [])];
-    return keys.length === 1 ? { path: `${ctx.id}.output.${keys[0]}`, single: false } : undefined;
-  };
-  m.place = (config, targets) => {
-    config.cases = cases.map((c) => ({ ...c.config, next: targets[c.output] ?? [] }));
-    if (fallback !== undefined) config.default = targets[fallback] ?? [];
   };
   return m;
 }
