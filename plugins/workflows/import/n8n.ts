@@ -177,7 +177,7 @@ export function importN8n(input: unknown, name: string | undefined): ImportedDef
       // values a node reads per item (a condition's operands) come from a code step run once per item
       if (tr.perItem) m.config.operands = `{{${codeId}.output}}`;
       mapped.push(generatedCode(codeKey(node.name), codeId, node, tr, tr.perItem ? 'item' : translatorMode(m), inputOf(node.name), (other) => (byName.has(other) ? itemsAt(other, 0) : undefined)));
-      notes.push(`computing expressions moved to the generated code step '${codeId}' (n8n dialect): ${tr.computing.map((c) => `{{ ${c.source.slice(0, 120)} }}`).join(', ')}`);
+      notes.push(`computing expressions moved to the generated code step '${codeId}' (n8n dialect): ${tr.computing.map((c) => `{{ ${(c.shown ?? c.source).slice(0, 120)} }}`).join(', ')}`);
     }
     if (m.problems.length) mapped.push({ ...unmappedNode('n8n', node.name, node.name, node.type, outputs), id });
     else mapped.push({ key: node.name, id, name: node.name, source_type: node.type, type: m.type, config: m.config, outputs: m.detached ? [[]] : outputs.length ? outputs : [[]], place: m.place });

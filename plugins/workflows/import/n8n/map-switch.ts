@@ -13,9 +13,11 @@ import { itemsValue } from './translate.ts';
  */
 type Case = { config: Record<string, unknown>; output: number };
 
+const isExpression = (raw: unknown): raw is string => typeof raw === 'string' && raw.startsWith('=') && raw.includes('{{');
+
 /** The expression computing an item's output index, checked as n8n checks it. */
 function outputIndexSource(raw: unknown, outputs: number): string {
-  const source = typeof raw === 'string' && raw.startsWith('=') && raw.includes('{{') ? sourceOf(raw) : JSON.stringify(raw ?? 0);
+  const source = isExpression(raw) ? sourceOf(raw) : JSON.stringify(raw ?? 0);
   return `((o) => { if (!Number.isInteger(Number(o)) || Number(o) < 0 || Number(o) >= ${outputs}) throw new Error('The output ' + o + ' is not allowed: it has to be between 0 and ${outputs - 1}'); return Number(o); })(${source})`;
 }
 
@@ -26,7 +28,8 @@ function expressionCases(ctx: NodeCtx, m: NodeMapping): Case[] {
     m.problems.push(`a Switch with ${String(ctx.p.numberOutputs)} outputs (1 to 100 here)`);
     return [];
   }
-  const key = tr.operand(outputIndexSource(ctx.p.output, outputs));
+  const raw = ctx.p.output;
+  const key = tr.operand(outputIndexSource(raw, outputs), `${isExpression(raw) ? sourceOf(raw) : JSON.stringify(raw ?? 0)} (the output index, checked to be 0 to ${outputs - 1})`);
   if (key === undefined) return [];
   return Array.from({ length: outputs }, (_, i) => ({ config: { conditions: [{ operand: key, operator: 'eq', value: i }] }, output: i }));
 }

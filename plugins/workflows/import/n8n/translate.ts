@@ -49,7 +49,7 @@ export function fieldText(path: Segment[]): string | undefined {
  * step), and anything that cannot be carried over is a problem (the node is then unmapped).
  */
 export class ExpressionTranslator {
-  readonly computing: { key: string; source: string; nodes: string[] }[] = [];
+  readonly computing: { key: string; source: string; nodes: string[]; shown?: string }[] = [];
   readonly problems: string[] = [];
   /** what differs (literal text read as templates here) */
   readonly approx: string[] = [];
@@ -136,9 +136,9 @@ export class ExpressionTranslator {
   /**
    * A JavaScript expression (n8n dialect) computed once per item by the generated code step, for
    * a node that reads it per item (a condition's operand): its key in each item's element, or
-   * undefined with a problem.
+   * undefined with a problem. `shown`: the n8n expression to report, when `source` wraps it.
    */
-  operand(source: string): string | undefined {
+  operand(source: string, shown?: string): string | undefined {
     const parsed = parseExpression(source);
     if (parsed.kind === 'reference' && parsed.ref.root === 'vars') {
       this.problems.push(`the expression {{ ${source.trim().slice(0, 200)} }} reads $vars where a value per item is computed: the n8n code dialect here has no $vars`);
@@ -146,6 +146,7 @@ export class ExpressionTranslator {
     }
     const key = this.collect(source, parsed);
     if (key === undefined) return undefined;
+    if (shown !== undefined) this.computing[this.computing.length - 1].shown = shown;
     this.ctx.computed(key);
     this.perItem = true;
     return key;
