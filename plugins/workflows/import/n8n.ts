@@ -6,6 +6,7 @@ import type { N8nNode, NodeCtx, NodeMapping } from './n8n/context.ts';
 import { readEdges, type Edge } from './n8n/edges.ts';
 import * as data from './n8n/map-data.ts';
 import * as flow from './n8n/map-flow.ts';
+import { merge } from './n8n/map-merge.ts';
 import { switchNode } from './n8n/map-switch.ts';
 import { ExpressionTranslator, itemsValue, type ItemsRef } from './n8n/translate.ts';
 import { unmappedReason } from './n8n/unmapped.ts';
@@ -22,7 +23,7 @@ export const MAX_N8N_NODES = 500;
 
 const MAPPERS: Record<string, (ctx: NodeCtx) => NodeMapping> = {
   manualTrigger: flow.manualTrigger, start: flow.manualTrigger, scheduleTrigger: flow.scheduleTrigger, cron: flow.scheduleTrigger, webhook: flow.webhook,
-  if: flow.ifNode, switch: switchNode, merge: flow.merge, splitInBatches: flow.loop, wait: flow.wait, respondToWebhook: flow.respond, noOp: flow.noOp,
+  if: flow.ifNode, switch: switchNode, merge, splitInBatches: flow.loop, wait: flow.wait, respondToWebhook: flow.respond, noOp: flow.noOp,
   stickyNote: flow.stickyNote, stopAndError: flow.stopAndError, httpRequest: data.http, set: data.set, code: data.code, filter: data.filter, sort: data.sort,
   limit: data.limit, removeDuplicates: data.removeDuplicates, aggregate: data.aggregate, dateTime: data.dateTime,
 };
@@ -117,7 +118,7 @@ export function importN8n(input: unknown, name: string | undefined): ImportedDef
       node, short, id, input, zone,
       version: typeof node.typeVersion === 'number' ? node.typeVersion : 1,
       p: record(node.parameters),
-      inputs: [0, 1, 2, 3].map((i) => {
+      inputs: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => {
         const e = (inEdges.get(n) ?? []).find((x) => x.input === i);
         return e ? itemsAt(e.from, e.output) : undefined;
       }).filter((ref, i) => i < 2 || ref !== undefined),

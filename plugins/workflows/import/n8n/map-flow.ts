@@ -6,9 +6,9 @@ import { itemsValue, type ItemsRef } from './translate.ts';
 import { scheduleSummary } from './settings.ts';
 
 /**
- * n8n's trigger and flow nodes: Manual, Schedule and Webhook triggers, IF, Merge, Loop Over
- * Items, Wait, Respond to Webhook, No Operation, Sticky Note, Stop and Error. IF uses the
- * item mode of condition (Switch: map-switch.ts); nodes that pass their items on (Wait, Respond, No
+ * n8n's trigger and flow nodes: Manual, Schedule and Webhook triggers, IF, Loop Over Items,
+ * Wait, Respond to Webhook, No Operation, Sticky Note, Stop and Error. IF uses the
+ * item mode of condition (Switch: map-switch.ts, Merge: map-merge.ts); nodes that pass their items on (Wait, Respond, No
  * Operation) say their items are their input's.
  */
 const base = (ctx: NodeCtx, type: string, config: Record<string, unknown>, items: NodeMapping['items']): NodeMapping => ({ type, config, items, approx: [], problems: [] });
@@ -42,39 +42,6 @@ export function ifNode(ctx: NodeCtx): NodeMapping {
   m.place = (config, targets) => {
     config.branches = { true: targets[0] ?? [], false: targets[1] ?? [] };
   };
-  return m;
-}
-
-const MERGE_FIELDS = (p: Record<string, unknown>) => {
-  const advanced = list(record(p.mergeByFields).values).map(record).map((f) => ({ left: String(f.field1 ?? ''), right: String(f.field2 ?? '') }));
-  if (advanced.length) return advanced;
-  if (typeof p.fieldsToMatchString === 'string') return p.fieldsToMatchString.split(',').map((f) => f.trim()).filter(Boolean).map((f) => ({ left: f, right: f }));
-  if (typeof p.propertyName1 === 'string' && typeof p.propertyName2 === 'string') return [{ left: p.propertyName1, right: p.propertyName2 }];
-  return [];
-};
-
-/** Merge (v1-v3): append, combine by position / fields / every pairing, choose a branch. */
-export function merge(ctx: NodeCtx): NodeMapping {
-  const { p } = ctx;
-  const m = base(ctx, 'merge', {}, () => ({ path: `${ctx.id}.output`, single: false }));
-  const mode = str(p.mode) ?? 'append';
-  const how = str(p.combineBy) ?? str(p.combinationMode) ?? (ctx.version >= 3 ? 'combineByFields' : 'mergeByFields');
-  const lists = [itemsValue(ctx.inputs[0]), itemsValue(ctx.inputs[1])];
-  const join = str(p.joinMode) ?? 'keepMatches';
-  let config: Record<string, unknown> | undefined;
-  if (mode === 'append') config = { mode: 'append', lists: ctx.inputs.map(itemsValue) };
-  else if ((mode === 'combine' && (how === 'combineByPosition' || how === 'mergeByPosition')) || mode === 'combineByPosition' || mode === 'mergeByIndex') config = { mode: 'by_position', lists };
-  else if ((mode === 'combine' && (how === 'combineAll' || how === 'multiplex')) || mode === 'multiplex') config = { mode: 'all_pairs', lists };
-  else if ((mode === 'combine' && (how === 'combineByFields' || how === 'mergeByFields')) || mode === 'combineByFields' || mode === 'mergeByKey') {
-    if (join === 'keepMatches' || join === 'enrichInput1') config = { mode: 'by_fields', lists, fields: MERGE_FIELDS(p), join: join === 'keepMatches' ? 'inner' : 'left' };
-    else m.problems.push(`a Merge by fields keeping '${join}' has no equivalent (inner or enrich input 1 only)`);
-    if (config && (config.fields as unknown[]).length === 0) m.problems.push('a Merge by fields without fields this importer reads');
-  } else if (mode === 'chooseBranch' || mode === 'passThrough') {
-    const which = p.useDataOfInput ?? p.output;
-    config = { mode: 'choose', lists, choose: which === 2 || which === 'input2' ? 1 : 0 };
-  } else m.problems.push(`a Merge in mode '${mode}' has no equivalent`);
-  if (record(p.options).includeUnpaired === true) m.approx.push('unpaired items are dropped');
-  if (config) m.config = config;
   return m;
 }
 
