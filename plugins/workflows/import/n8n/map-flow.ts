@@ -51,7 +51,11 @@ export function loop(ctx: NodeCtx): NodeMapping {
     o === 0 ? { path: `${ctx.id}.output.collected`, single: false } : o === 1 ? { path: `${ctx.id}.output.items`, single: false } : undefined,
   );
   if (ctx.version < 3) m.problems.push('Split In Batches before version 3 (its loop ends on an IF reading noItemsLeft): re-add it as Loop Over Items');
-  if (record(ctx.p.options).reset === true) m.problems.push('a Loop Over Items that resets on each run');
+  const reset = record(ctx.p.options).reset;
+  if (reset === true || (typeof reset === 'string' && reset.startsWith('=')))
+    m.problems.push(
+      "a Loop Over Items with reset: n8n starts it over with whatever reaches it (the items its body returns, until none come back, or each outer iteration's items when it sits in another loop); a loop here cuts one fixed list into batches and loops do not nest: run the inner loop as a sub-workflow (foreach_subworkflow)",
+    );
   m.place = (config, targets) => {
     config.branches = { body: targets[1] ?? [], ...(targets[0]?.length ? { done: targets[0] } : {}) };
   };
@@ -60,19 +64,37 @@ export function loop(ctx: NodeCtx): NodeMapping {
 
 const UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 
+/** Wait: a time interval, until a date-time (a timer), or until resumed (webhook, form). */
 export function wait(ctx: NodeCtx): NodeMapping {
   const { p } = ctx;
   const m = base(ctx, 'wait', {}, passThrough(ctx));
   const resume = str(p.resume) ?? 'timeInterval';
   if (resume === 'webhook' || resume === 'form') {
     m.config = { wait_type: 'event' };
-    m.approx.push(`resumed by POST /runs/{id}/resume (with input), not by n8n's ${resume} URL`);
+    // n8n's Wait answers the resume call's data as its one item; here the resume's input is the step's output
+    m.items = single(ctx);
+    const what = resume === 'webhook' ? "n8n's resume URL ($execution.resumeUrl) and the item the call made ({headers, params, query, body})" : "the form n8n served and the item of its fields";
+    m.approx.push(`resumed by POST /runs/{id}/resume with an input, which is the one item after the wait: not by ${what}`);
+    const limit = record(p.options).limitWaitTime ?? p.limitWaitTime;
+    if (limit === true) m.approx.push('the wait has no time limit here (n8n went on with its input items when the limit passed)');
   } else if (resume === 'timeInterval') {
     const warnings: ImportWarning[] = [];
     m.config = { wait_type: 'timer', seconds: timerSeconds(p.amount ?? 1, own(UNITS, p.unit ?? 'hours') ?? 3600, ctx.node.name, warnings) };
     m.approx.push(...warnings.map((w) => w.message));
-  } else m.problems.push(`a Wait until ${resume} has no equivalent (a time interval or a resume only)`);
+  } else if (resume === 'specificTime') {
+    const tr = ctx.translator('first');
+    const until = tr.value(p.dateTime ?? '');
+    if (typeof until !== 'string' || until === '') m.problems.push('a Wait until a date-time without one');
+    else m.config = { wait_type: 'timer', until, zone: ctx.zone };
+    m.problems.push(...tr.problems);
+  } else m.problems.push(`a Wait resumed on '${resume}' has no equivalent (a time interval, a date-time, a webhook or form resume)`);
   return m;
+}
+
+/** `responseKey` (a dot path) wrapping a body, as n8n nests it. */
+function underKey(key: unknown, body: unknown): unknown {
+  if (typeof key !== 'string' || key === '') return body;
+  return key.split('.').reduceRight<unknown>((inner, part) => ({ [part]: inner }), body);
 }
 
 /** Respond to Webhook: the body as n8n builds it; the node passes its items on. */
@@ -83,31 +105,44 @@ export function respond(ctx: NodeCtx): NodeMapping {
   const tr = ctx.translator('first');
   const m = base(ctx, 'respond', { status: statusOr200(options.responseCode, ctx.node.name, warnings) }, passThrough(ctx));
   m.approx.push(...warnings.map((w) => w.message));
-  const headers = list(record(options.responseHeaders).entries).map(record).filter((h) => typeof h.name === 'string');
-  if (headers.length) m.config.headers = Object.fromEntries(headers.map((h) => [h.name, tr.value(h.value ?? '')]));
+  const entries = list(record(options.responseHeaders).entries).map(record).filter((h) => typeof h.name === 'string');
+  const headers: Record<string, unknown> = Object.fromEntries(entries.map((h) => [h.name, tr.value(h.value ?? '')]));
+  const hasType = Object.keys(headers).some((h) => h.toLowerCase() === 'content-type');
   const input = ctx.input;
-  switch (str(p.respondWith) ?? 'firstIncomingItem') {
+  const respondWith = str(p.respondWith) ?? 'firstIncomingItem';
+  switch (respondWith) {
     case 'firstIncomingItem':
-      m.config.body = input ? `{{${input.single ? input.path : `${input.path}[0]`}}}` : null;
+      m.config.body = underKey(options.responseKey, input ? `{{${input.single ? input.path : `${input.path}[0]`}}}` : {});
       break;
     case 'allIncomingItems':
-      m.config.body = itemsValue(input);
+      m.config.body = underKey(options.responseKey, itemsValue(input));
       break;
     case 'json':
       m.config.body = jsonBody(p.responseBody ?? '', tr);
       break;
     case 'text':
+      // n8n sends text as Express does a string: text/html unless a header says otherwise
       m.config.body = tr.value(p.responseBody ?? '');
+      if (!hasType) headers['Content-Type'] = 'text/html; charset=utf-8';
       break;
     case 'noData':
+      m.config.body = '';
+      if (!hasType) headers['Content-Type'] = 'text/plain; charset=utf-8';
       break;
     case 'redirect':
       m.config.status = 307;
-      m.config.headers = { ...(m.config.headers as object), Location: tr.value(p.redirectURL ?? '') };
+      headers.Location = tr.value(p.redirectURL ?? '');
+      break;
+    case 'binary':
+      m.problems.push('responding with binary data: items here carry no binary data (files are artifacts), so there is nothing to send');
+      break;
+    case 'jwt':
+      m.problems.push("responding with a JWT: it is signed with an n8n credential, which is never imported, and no step here signs tokens");
       break;
     default:
-      m.problems.push(`responding with ${str(p.respondWith)} has no equivalent`);
+      m.problems.push(`responding with '${respondWith}' has no equivalent`);
   }
+  if (Object.keys(headers).length) m.config.headers = headers;
   m.problems.push(...tr.problems);
   return m;
 }
