@@ -71,8 +71,8 @@ export function wait(ctx: NodeCtx): NodeMapping {
   const resume = str(p.resume) ?? 'timeInterval';
   if (resume === 'webhook' || resume === 'form') {
     m.config = { wait_type: 'event' };
-    // n8n's Wait answers the resume call's data as its one item; here the resume's input is the step's output
-    m.items = single(ctx);
+    // n8n's Wait gives the resume call's data as its one item; here the resume's input (output.input)
+    m.items = () => ({ path: `${ctx.id}.output.input`, single: true });
     const what = resume === 'webhook' ? "n8n's resume URL ($execution.resumeUrl) and the item the call made ({headers, params, query, body})" : "the form n8n served and the item of its fields";
     m.approx.push(`resumed by POST /runs/{id}/resume with an input, which is the one item after the wait: not by ${what}`);
     const limit = record(p.options).limitWaitTime ?? p.limitWaitTime;
