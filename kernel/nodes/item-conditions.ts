@@ -32,7 +32,9 @@ export const ITEM_CONDITIONS_SCHEMA = {
       type: { type: 'string', enum: ['any', 'datetime'], default: 'any', description: 'datetime: both sides are parsed as date-times and compared as instants; a value that is no date-time fails the step.' },
       zone: { type: 'string', maxLength: 64, description: 'datetime: the IANA zone of text without an offset (default UTC).', examples: ['Europe/Berlin'] },
     },
-    anyOf: [{ required: ['field'] }, { required: ['operand'] }],
+    if: { required: ['operand'] },
+    then: {},
+    else: { required: ['field'] },
     additionalProperties: false,
   },
 };
