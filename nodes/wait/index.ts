@@ -26,7 +26,7 @@ const nodeType: NodeTypeDeclaration = {
     },
     required: ['wait_type'],
     if: { properties: { wait_type: { const: 'timer' } } },
-    then: { anyOf: [{ required: ['seconds'] }, { required: ['until'] }] },
+    then: { if: { required: ['until'] }, then: {}, else: { required: ['seconds'] } },
     additionalProperties: false,
   },
   outputs: ['main'],
