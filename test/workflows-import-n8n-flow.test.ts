@@ -68,6 +68,17 @@ test('conditions: a right side fixed for every item stays a template; $env and $
   t.regex(report.Vars.notes[0], /reads \$vars where a value per item is computed/);
 });
 
+test("Filter: a computing left side and another node's paired item on the right are operands of its code step, run once per item", (t) => {
+  const { report, steps } = imported(
+    [node('Lines', 'code', { jsCode: 'return [];' }, 2), { ...node('Keep', 'filter', { conditions: conditions([cond('={{ $json.name.trim() }}', 'string', 'equals', "={{ $('Lines').item.json.wanted }}")]) }), typeVersion: 2.2 }],
+    chain('Start', 'Lines', 'Keep'),
+  );
+  t.is(report.Keep.status, 'mapped');
+  t.deepEqual(steps.keep.config.conditions, [{ operator: 'eq', operand: 'e0', value_operand: 'e1' }]);
+  t.is(steps.keep.config.operands, '{{keep_expressions.output}}');
+  t.like(steps.keep_expressions.config, { each: '{{lines.output}}', code: "return { e0: ($json.name.trim()), e1: ($('Lines').item.json.wanted) };", input: { nodes: { Lines: '{{lines.output}}' } } });
+});
+
 test('Switch: expression mode computes and checks each output index; allMatchingOutputs sends an item to every match; a bad number of outputs is unmapped', (t) => {
   const { report, steps } = imported(
     [
