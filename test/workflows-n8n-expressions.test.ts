@@ -135,13 +135,13 @@ test('Respond to Webhook: all items, text, no data, a redirect, headers', (t) =>
   };
   t.deepEqual(respond({ respondWith: 'allIncomingItems' }).config, { status: 200, body: ['{{hook.output}}'] });
   t.deepEqual(respond({ respondWith: 'text', responseBody: '=Hi {{ $json.body.name }}', options: { responseCode: 202, responseHeaders: { entries: [{ name: 'X-Src', value: 'n8n' }] } } }).config, {
-    status: 202, headers: { 'X-Src': 'n8n' }, body: 'Hi {{hook.output.body.name}}',
+    status: 202, headers: { 'X-Src': 'n8n', 'Content-Type': 'text/html; charset=utf-8' }, body: 'Hi {{hook.output.body.name}}',
   });
-  t.deepEqual(respond({ respondWith: 'noData' }).config, { status: 200 });
+  t.deepEqual(respond({ respondWith: 'noData' }).config, { status: 200, body: '', headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
   t.deepEqual(respond({ respondWith: 'redirect', redirectURL: 'https://example.com/done' }).config, { status: 307, headers: { Location: 'https://example.com/done' } });
   const binary = respond({ respondWith: 'binary' });
   t.is(binary.report.status, 'unmapped');
-  t.regex(binary.report.notes[0], /responding with binary has no equivalent/);
+  t.regex(binary.report.notes[0], /responding with binary data: items here carry no binary data/);
 });
 
 test('literal text or code holding {{ }} is reported: the engine reads it as a template', (t) => {

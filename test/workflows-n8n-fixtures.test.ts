@@ -10,7 +10,9 @@ import { startLocalServer, type LocalServer } from './workflows-local-server.ts'
  * real shape) whose `pinData` holds every node's expected items. Each imports with nothing
  * unmapped, runs through the engine from its entry node's pinned item, and every node's items
  * (where the import report says they are) equal the pinned ones. A fixture whose
- * `meta.about.expect_response` is set is also called through a webhook binding.
+ * `meta.about.expect_response` is set is also called through a webhook binding (its answer's
+ * JSON `body`, or its `text` and `content_type`); one with `meta.about.resume_inputs` is resumed
+ * with each in turn (POST /runs/{id}/resume) where it pauses, as n8n's Wait is by its resume call.
  */
 const TOKEN = 'owner-token';
 const DIR = join(import.meta.dirname, 'fixtures', 'n8n');
@@ -61,7 +63,14 @@ for (const file of FILES) {
     const input = doc.pinData[entry.source][0].json;
     const wf = imported.body.workflow;
     const started = await k.call(`/api/v1/workflows/${wf.id}/run`, { method: 'POST', token: TOKEN, json: { input, wait: true } });
-    const done = await runUntil(k, TOKEN, started.body.run_id ?? started.body.id, ['completed', 'failed', 'paused'], 60_000);
+    const runId = started.body.run_id ?? started.body.id;
+    let done = await runUntil(k, TOKEN, runId, ['completed', 'failed', 'paused'], 60_000);
+    for (const resumeInput of (doc.meta?.about?.resume_inputs ?? []) as unknown[]) {
+      t.is(done.status, 'paused', 'the run waits to be resumed');
+      const resumed = await k.call(`/api/v1/workflows/runs/${runId}/resume`, { method: 'POST', token: TOKEN, json: { input: resumeInput } });
+      t.true(resumed.status < 300, resumed.text);
+      done = await runUntil(k, TOKEN, runId, ['completed', 'failed', 'paused'], 60_000);
+    }
     t.is(done.status, 'completed', JSON.stringify(done.error));
     const scope = { outputs: outputsOf(done), stepIds: new Set<string>(wf.steps.map((s: { id: string }) => s.id)), variables: {}, trigger: input };
     for (const [name, pinned] of Object.entries(doc.pinData as Record<string, { json: unknown }[]>)) {
@@ -78,7 +87,10 @@ for (const file of FILES) {
       t.is(binding.status, 201, binding.text);
       const answer = await k.call(`/api/v1/workflows/webhook/${binding.body.webhook_token}`, { method: 'POST', json: input.body });
       t.is(answer.status, expected.status, answer.text);
-      t.deepEqual(answer.body, expected.body);
+      if ('text' in expected) {
+        t.is(answer.text, expected.text);
+        t.is(answer.headers.get('content-type'), expected.content_type);
+      } else t.deepEqual(answer.body, expected.body);
     }
   });
 }

@@ -14,16 +14,16 @@ export interface RoutedItems {
 }
 
 /**
- * Sorts items into branches by `branchOf` (a key of `targets`, or undefined: the item goes
- * nowhere) and says which targets follow. A step named by two branches that both have items
- * gets neither part: it receives the whole output.
+ * Sorts items into branches by `branchOf` (a key of `targets`, several keys (the item goes to
+ * each), or undefined: the item goes nowhere) and says which targets follow. A step named by two
+ * branches that both have items gets neither part: it receives the whole output.
  */
-export async function routeItems(items: unknown[], keys: readonly string[], branchOf: (item: unknown, index: number) => string | undefined, targets: Record<string, Targets>, tick: () => Promise<void>): Promise<RoutedItems> {
+export async function routeItems(items: unknown[], keys: readonly string[], branchOf: (item: unknown, index: number) => string | string[] | undefined, targets: Record<string, Targets>, tick: () => Promise<void>): Promise<RoutedItems> {
   const output: Record<string, unknown[]> = Object.fromEntries(keys.map((k) => [k, []]));
   const origins: Record<string, number[]> = Object.fromEntries(keys.map((k) => [k, []]));
   for (let i = 0; i < items.length; i++) {
-    const key = branchOf(items[i], i);
-    if (key !== undefined && Object.hasOwn(output, key)) {
+    for (const key of [branchOf(items[i], i) ?? []].flat()) {
+      if (!Object.hasOwn(output, key)) continue;
       output[key].push(items[i]);
       origins[key].push(i);
     }

@@ -1,7 +1,7 @@
 import { decide, OPERATORS } from '../../kernel/nodes/decide.ts';
 import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 import { itemsOf } from '../../kernel/nodes/data-node.ts';
-import { COMBINE_SCHEMA, compileConditions, ITEM_CONDITIONS_SCHEMA, type Condition } from '../../kernel/nodes/item-conditions.ts';
+import { checkOperands, COMBINE_SCHEMA, compileConditions, ITEM_CONDITIONS_SCHEMA, OPERANDS_SCHEMA, type Condition } from '../../kernel/nodes/item-conditions.ts';
 import { routeItems } from '../../kernel/nodes/item-routing.ts';
 
 /**
@@ -10,7 +10,8 @@ import { routeItems } from '../../kernel/nodes/item-routing.ts';
  * operator the expression's truthiness decides. `branches.true` / `branches.false` name the
  * step ids followed (each also in `next`); a side without targets ends that path.
  *
- * Item mode (`items` and `conditions`, as the filter's): each item goes to the side it meets;
+ * Item mode (`items` and `conditions`, as the filter's; `operands` per item for conditions
+ * reading computed values): each item goes to the side it meets;
  * the output is `{true: [...], false: [...]}`, a side's targets receive its items as their input,
  * and a side without items is not taken.
  */
@@ -30,6 +31,7 @@ const nodeType: NodeTypeDeclaration = {
       items: { type: 'array', description: 'Item mode: the list whose items are routed, usually a template such as "{{fetch.output.items}}".', examples: ['{{fetch.output.items}}'] },
       conditions: { ...ITEM_CONDITIONS_SCHEMA, description: `Item mode: ${ITEM_CONDITIONS_SCHEMA.description}` },
       combine: COMBINE_SCHEMA,
+      operands: { ...OPERANDS_SCHEMA, description: `Item mode: ${OPERANDS_SCHEMA.description}` },
       branches: { type: 'object', properties: { true: target, false: target }, additionalProperties: false, description: 'Step ids followed on each side (each also in next).', examples: [{ true: 'notify', false: 'archive' }] },
     },
     required: ['branches'],
@@ -44,15 +46,16 @@ const nodeType: NodeTypeDeclaration = {
 };
 
 type Config = {
-  expression?: unknown; operator?: string; value?: unknown; items?: unknown; conditions?: Condition[]; combine?: 'and' | 'or';
+  expression?: unknown; operator?: string; value?: unknown; items?: unknown; conditions?: Condition[]; combine?: 'and' | 'or'; operands?: unknown;
   branches: { true?: string | string[]; false?: string | string[] };
 };
 
 const noWait = async (): Promise<void> => undefined;
 
 async function itemMode(config: Config) {
-  const test = compileConditions(config.conditions ?? [], config.combine ?? 'and');
-  const routed = await routeItems(itemsOf(config.items, null), ['true', 'false'], (item) => (test(item) ? 'true' : 'false'), config.branches, noWait);
+  const items = itemsOf(config.items, null);
+  const test = compileConditions(config.conditions ?? [], config.combine ?? 'and', 'config.conditions', checkOperands(config.operands, items));
+  const routed = await routeItems(items, ['true', 'false'], (item, i) => (test(item, i) ? 'true' : 'false'), config.branches, noWait);
   return { output: routed.output, next: routed.next, route: routed.route, origins: routed.origins };
 }
 

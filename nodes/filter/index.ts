@@ -1,6 +1,6 @@
 import type { NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 import { COMMON_STEP_FAILURES, defineDataNodeType, itemsOf, ITEMS_SCHEMA, STEP_TIMEOUT_SCHEMA } from '../../kernel/nodes/data-node.ts';
-import { COMBINE_SCHEMA, compileConditions, ITEM_CONDITIONS_SCHEMA, type Condition } from '../../kernel/nodes/item-conditions.ts';
+import { checkOperands, COMBINE_SCHEMA, compileConditions, ITEM_CONDITIONS_SCHEMA, OPERANDS_SCHEMA, type Condition } from '../../kernel/nodes/item-conditions.ts';
 import { routeItems } from '../../kernel/nodes/item-routing.ts';
 
 /**
@@ -21,6 +21,7 @@ export const nodeType: NodeTypeDeclaration = {
       items: ITEMS_SCHEMA,
       conditions: ITEM_CONDITIONS_SCHEMA,
       combine: COMBINE_SCHEMA,
+      operands: OPERANDS_SCHEMA,
       branches: {
         type: 'object',
         properties: { kept: target, discarded: target },
@@ -40,12 +41,12 @@ export const nodeType: NodeTypeDeclaration = {
   failures: { ...COMMON_STEP_FAILURES, BAD_PATTERN: 'a matches / not_matches pattern that is not a regular expression the linear-time engine runs' },
 };
 
-type Config = { items?: unknown; conditions: Condition[]; combine?: 'and' | 'or'; branches?: { kept?: string | string[]; discarded?: string | string[] } };
+type Config = { items?: unknown; conditions: Condition[]; combine?: 'and' | 'or'; operands?: unknown; branches?: { kept?: string | string[]; discarded?: string | string[] } };
 
 export default defineDataNodeType<Config>(nodeType, async ({ config, input }, budget) => {
   const items = itemsOf(config.items, input);
-  const test = compileConditions(config.conditions, config.combine ?? 'and');
-  const routed = await routeItems(items, ['kept', 'discarded'], (item) => (test(item) ? 'kept' : 'discarded'), config.branches ?? {}, () => budget.tick());
+  const test = compileConditions(config.conditions, config.combine ?? 'and', 'config.conditions', checkOperands(config.operands, items));
+  const routed = await routeItems(items, ['kept', 'discarded'], (item, i) => (test(item, i) ? 'kept' : 'discarded'), config.branches ?? {}, () => budget.tick());
   const { kept, discarded } = routed.output;
   const output = { kept, discarded, kept_count: kept.length, discarded_count: discarded.length };
   if (!config.branches) return { output, origins: routed.origins };

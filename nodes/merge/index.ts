@@ -1,6 +1,6 @@
 import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 import { FIELD_PATH_SCHEMA } from '../../kernel/nodes/item-path.ts';
-import { LIST_MODES, mergeLists, type ListsConfig } from './lists.ts';
+import { JOINS, LIST_MODES, mergeLists, type ListsConfig } from './lists.ts';
 
 /**
  * Workflow node type `merge`: runs once every branch leading to it has settled (the engine
@@ -21,7 +21,7 @@ const nodeType: NodeTypeDeclaration = {
         type: 'string',
         enum: ['object', 'array', ...LIST_MODES],
         default: 'object',
-        description: 'object / array: the branches\' outputs by step id or in a list; item modes over lists: append, by_position, by_fields (matching fields), all_pairs, choose (one list).',
+        description: 'object / array: the branches\' outputs by step id or in a list; item modes over lists: append, by_position (every list), by_fields (matching fields), all_pairs, choose (one list).',
         examples: ['append'],
       },
       lists: { type: 'array', maxItems: 10, description: 'Item modes: the lists combined, in order (input 1, input 2), usually templates.', examples: [['{{a.output}}', '{{b.output.items}}']] },
@@ -29,8 +29,19 @@ const nodeType: NodeTypeDeclaration = {
         type: 'array', maxItems: 10, description: 'by_fields: the fields that must be equal (left in the first list, right in the second).', examples: [[{ left: 'id', right: 'user_id' }]],
         items: { type: 'object', properties: { left: FIELD_PATH_SCHEMA, right: FIELD_PATH_SCHEMA }, required: ['left', 'right'], additionalProperties: false },
       },
-      join: { type: 'string', enum: ['inner', 'left'], default: 'inner', description: 'by_fields: keep only matched items (inner) or also the first list\'s unmatched ones (left).', examples: ['left'] },
-      choose: { type: 'integer', minimum: 0, maximum: 9, default: 0, description: 'choose: which list is passed on (0 is the first).', examples: [1] },
+      join: {
+        type: 'string', enum: [...JOINS], default: 'inner',
+        description: "by_fields: inner (matched pairs), left (also the first list's unmatched items, after the pairs), right (also the second's; the first list's keys win), outer (both lists' unmatched items after the pairs), anti (only unmatched items: output_from picks whose).",
+        examples: ['left'],
+      },
+      output_from: { type: 'string', enum: ['both', 'first', 'second'], default: 'both', description: "by_fields, inner: merged pairs (both), or the matched items of one list as they are; anti: both lists' unmatched items, or one's.", examples: ['first'] },
+      multiple: { type: 'string', enum: ['all', 'first'], default: 'all', description: 'by_fields: an item pairs with every matching item of the second list, or with the first one only.', examples: ['first'] },
+      prefer: { type: 'string', enum: ['first', 'second'], description: "by_fields: whose keys win where paired items share one (default: the second list's; for join right the first's).", examples: ['first'] },
+      source_key: { type: 'string', minLength: 1, maxLength: 100, description: "by_fields, anti with output_from both (and both lists holding items): the key set on each item to 'input1' or 'input2'.", examples: ['_source'] },
+      include_unpaired: { type: 'boolean', default: false, description: 'by_position: as many items as the longest list (a missing item adds nothing), not the shortest.', examples: [true] },
+      deep: { type: 'boolean', default: false, description: 'by_position, by_fields, all_pairs: combine nested objects and lists key by key and element by element (default: the later item\'s top-level keys replace the earlier\'s).', examples: [true] },
+      strict: { type: 'boolean', default: false, description: 'by_fields: matching values must also be of the same type (default: 5 matches "5").', examples: [true] },
+      choose: { oneOf: [{ type: 'integer', minimum: 0, maximum: 9 }, { const: 'empty' }], default: 0, description: "choose: which list is passed on (0 is the first), or 'empty': one empty item.", examples: [1] },
     },
     additionalProperties: false,
     if: { properties: { mode: { enum: [...LIST_MODES] } }, required: ['mode'] },

@@ -2,7 +2,7 @@ import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/con
 import { sameValue } from '../../kernel/nodes/values.ts';
 import { itemsOf } from '../../kernel/nodes/data-node.ts';
 import { valueAt } from '../../kernel/nodes/item-path.ts';
-import { COMBINE_SCHEMA, compileConditions, ITEM_CONDITIONS_SCHEMA, type Condition } from '../../kernel/nodes/item-conditions.ts';
+import { checkOperands, COMBINE_SCHEMA, compileConditions, ITEM_CONDITIONS_SCHEMA, OPERANDS_SCHEMA, type Condition } from '../../kernel/nodes/item-conditions.ts';
 import { routeItems, type Targets } from '../../kernel/nodes/item-routing.ts';
 
 /**
@@ -11,7 +11,8 @@ import { routeItems, type Targets } from '../../kernel/nodes/item-routing.ts';
  * target is also in the step's `next`.
  *
  * Item mode (`items`): each item goes to the first case it matches (`equals` against the item's
- * `field`, or the case's own `conditions` on the item), else to `default`; the output is
+ * `field`, or the case's own `conditions` on the item, which may read `operands` computed per
+ * item), or with `all_matching` to every case it matches, else to `default`; the output is
  * `{case_0: [...], case_1: [...], ..., default: [...]}`, a case's targets receive its items as
  * their input, and a case without items is not taken.
  */
@@ -42,6 +43,8 @@ const nodeType: NodeTypeDeclaration = {
         },
       },
       default: { ...target, description: 'Followed when no case matches.', examples: ['other'] },
+      operands: { ...OPERANDS_SCHEMA, description: `Item mode: ${OPERANDS_SCHEMA.description}` },
+      all_matching: { type: 'boolean', default: false, description: 'Item mode: each item goes to every case it matches (default: the first only); default still takes the items no case matches.' },
     },
     required: ['cases'],
     if: { required: ['items'] },
@@ -55,22 +58,28 @@ const nodeType: NodeTypeDeclaration = {
 };
 
 type Case = { equals?: unknown; conditions?: Condition[]; combine?: 'and' | 'or'; next: string | string[] };
-type Config = { value?: unknown; items?: unknown; field?: string; cases: Case[]; default?: string | string[] };
+type Config = { value?: unknown; items?: unknown; field?: string; cases: Case[]; default?: string | string[]; operands?: unknown; all_matching?: boolean };
 
 const noWait = async (): Promise<void> => undefined;
 
 async function itemMode(config: Config) {
+  const items = itemsOf(config.items, null);
+  const operands = checkOperands(config.operands, items);
   const tests = config.cases.map((c, i) =>
-    c.conditions ? compileConditions(c.conditions, c.combine ?? 'and', `config.cases.${i}.conditions`) : (item: unknown) => sameValue(valueAt(item, config.field ?? ''), c.equals),
+    c.conditions ? compileConditions(c.conditions, c.combine ?? 'and', `config.cases.${i}.conditions`, operands) : (item: unknown) => sameValue(valueAt(item, config.field ?? ''), c.equals),
   );
   const keys = [...config.cases.map((_, i) => `case_${i}`), 'default'];
   const targets: Record<string, Targets> = Object.fromEntries(config.cases.map((c, i) => [`case_${i}`, c.next]));
   targets.default = config.default;
-  const branchOf = (item: unknown): string => {
-    const index = tests.findIndex((test) => test(item));
+  const branchOf = (item: unknown, i: number): string | string[] => {
+    if (config.all_matching) {
+      const matched = tests.flatMap((test, c) => (test(item, i) ? [`case_${c}`] : []));
+      return matched.length ? matched : 'default';
+    }
+    const index = tests.findIndex((test) => test(item, i));
     return index >= 0 ? `case_${index}` : 'default';
   };
-  const routed = await routeItems(itemsOf(config.items, null), keys, branchOf, targets, noWait);
+  const routed = await routeItems(items, keys, branchOf, targets, noWait);
   return { output: routed.output, next: routed.next, route: routed.route, origins: routed.origins };
 }
 

@@ -6,6 +6,8 @@ import type { N8nNode, NodeCtx, NodeMapping } from './n8n/context.ts';
 import { readEdges, type Edge } from './n8n/edges.ts';
 import * as data from './n8n/map-data.ts';
 import * as flow from './n8n/map-flow.ts';
+import { merge } from './n8n/map-merge.ts';
+import { switchNode } from './n8n/map-switch.ts';
 import { ExpressionTranslator, itemsValue, type ItemsRef } from './n8n/translate.ts';
 import { unmappedReason } from './n8n/unmapped.ts';
 import { applySettings } from './n8n/settings.ts';
@@ -21,7 +23,7 @@ export const MAX_N8N_NODES = 500;
 
 const MAPPERS: Record<string, (ctx: NodeCtx) => NodeMapping> = {
   manualTrigger: flow.manualTrigger, start: flow.manualTrigger, scheduleTrigger: flow.scheduleTrigger, cron: flow.scheduleTrigger, webhook: flow.webhook,
-  if: flow.ifNode, switch: flow.switchNode, merge: flow.merge, splitInBatches: flow.loop, wait: flow.wait, respondToWebhook: flow.respond, noOp: flow.noOp,
+  if: flow.ifNode, switch: switchNode, merge, splitInBatches: flow.loop, wait: flow.wait, respondToWebhook: flow.respond, noOp: flow.noOp,
   stickyNote: flow.stickyNote, stopAndError: flow.stopAndError, httpRequest: data.http, set: data.set, code: data.code, filter: data.filter, sort: data.sort,
   limit: data.limit, removeDuplicates: data.removeDuplicates, aggregate: data.aggregate, dateTime: data.dateTime,
 };
@@ -116,7 +118,7 @@ export function importN8n(input: unknown, name: string | undefined): ImportedDef
       node, short, id, input, zone,
       version: typeof node.typeVersion === 'number' ? node.typeVersion : 1,
       p: record(node.parameters),
-      inputs: [0, 1, 2, 3].map((i) => {
+      inputs: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => {
         const e = (inEdges.get(n) ?? []).find((x) => x.input === i);
         return e ? itemsAt(e.from, e.output) : undefined;
       }).filter((ref, i) => i < 2 || ref !== undefined),
@@ -129,7 +131,7 @@ export function importN8n(input: unknown, name: string | undefined): ImportedDef
             if (!codeIds.has(n)) codeIds.set(n, stepIdFor(`${id}_expressions`, taken));
             return mode === 'item' ? `${codeIds.get(n)}.output[$index].${key}` : `${codeIds.get(n)}.output[0].${key}`;
           };
-          tr = new ExpressionTranslator({ mode, input, nodeItems: ctx.nodeItems, computed });
+          tr = new ExpressionTranslator({ mode, input, nodeItems: ctx.nodeItems, computed, zone });
           translators.set(n, tr);
         }
         return tr;
@@ -173,8 +175,10 @@ export function importN8n(input: unknown, name: string | undefined): ImportedDef
     const tr = translators.get(node.name);
     if (!m.problems.length && tr?.computing.length) {
       const codeId = codeIds.get(node.name)!;
-      mapped.push(generatedCode(codeKey(node.name), codeId, node, tr, translatorMode(m), inputOf(node.name), (other) => (byName.has(other) ? itemsAt(other, 0) : undefined)));
-      notes.push(`computing expressions moved to the generated code step '${codeId}' (n8n dialect): ${tr.computing.map((c) => `{{ ${c.source.slice(0, 120)} }}`).join(', ')}`);
+      // values a node reads per item (a condition's operands) come from a code step run once per item
+      if (tr.perItem) m.config.operands = `{{${codeId}.output}}`;
+      mapped.push(generatedCode(codeKey(node.name), codeId, node, tr, tr.perItem ? 'item' : translatorMode(m), inputOf(node.name), (other) => (byName.has(other) ? itemsAt(other, 0) : undefined)));
+      notes.push(`computing expressions moved to the generated code step '${codeId}' (n8n dialect): ${tr.computing.map((c) => `{{ ${(c.shown ?? c.source).slice(0, 120)} }}`).join(', ')}`);
     }
     if (m.problems.length) mapped.push({ ...unmappedNode('n8n', node.name, node.name, node.type, outputs), id });
     else mapped.push({ key: node.name, id, name: node.name, source_type: node.type, type: m.type, config: m.config, outputs: m.detached ? [[]] : outputs.length ? outputs : [[]], place: m.place });

@@ -6,9 +6,9 @@ import { itemsValue, type ItemsRef } from './translate.ts';
 import { scheduleSummary } from './settings.ts';
 
 /**
- * n8n's trigger and flow nodes: Manual, Schedule and Webhook triggers, IF, Switch, Merge, Loop
- * Over Items, Wait, Respond to Webhook, No Operation, Sticky Note, Stop and Error. Routing nodes
- * use the item mode of condition and switch; nodes that pass their items on (Wait, Respond, No
+ * n8n's trigger and flow nodes: Manual, Schedule and Webhook triggers, IF, Loop Over Items,
+ * Wait, Respond to Webhook, No Operation, Sticky Note, Stop and Error. IF uses the
+ * item mode of condition (Switch: map-switch.ts, Merge: map-merge.ts); nodes that pass their items on (Wait, Respond, No
  * Operation) say their items are their input's.
  */
 const base = (ctx: NodeCtx, type: string, config: Record<string, unknown>, items: NodeMapping['items']): NodeMapping => ({ type, config, items, approx: [], problems: [] });
@@ -36,88 +36,12 @@ export function webhook(ctx: NodeCtx): NodeMapping {
 export function ifNode(ctx: NodeCtx): NodeMapping {
   const tr = ctx.translator('first');
   const m = base(ctx, 'condition', {}, (o) => (o <= 1 ? { path: `${ctx.id}.output.${o === 0 ? 'true' : 'false'}`, single: false } : undefined));
-  const read = readConditions(ctx.p.conditions, ctx.p.combineOperation, tr, m.approx);
+  const read = readConditions(ctx.p.conditions, ctx.p.combineOperation, tr, m.approx, record(ctx.p.options).ignoreCase !== true);
   m.problems = tr.problems;
   if (read) m.config = { items: itemsValue(ctx.input), conditions: read.conditions, combine: read.combine };
   m.place = (config, targets) => {
     config.branches = { true: targets[0] ?? [], false: targets[1] ?? [] };
   };
-  return m;
-}
-
-/** Switch: v3 `rules.values[{conditions}]` with `options.fallbackOutput`, v1/v2 `value1` + `rules.rules[{operation, value2, output}]` + `fallbackOutput`. */
-export function switchNode(ctx: NodeCtx): NodeMapping {
-  const tr = ctx.translator('first');
-  const { p } = ctx;
-  const m = base(ctx, 'switch', {}, () => undefined);
-  const cases: { config: Record<string, unknown>; output: number }[] = [];
-  let fallback: number | undefined;
-  if (p.mode === 'expression') m.problems.push('a Switch in expression mode (the output index computed by an expression) has no equivalent: use rules');
-  else if (ctx.version >= 3) {
-    list(record(p.rules).values).map(record).forEach((rule, i) => {
-      const read = readConditions(rule.conditions, undefined, tr, m.approx);
-      if (read) cases.push({ config: { conditions: read.conditions, combine: read.combine }, output: i });
-    });
-    const fb = record(p.options).fallbackOutput;
-    fallback = fb === 'extra' ? cases.length : typeof fb === 'number' ? fb : undefined;
-    if (record(p.options).allMatchingOutputs === true) m.approx.push('each item goes to its first matching output only, not to every matching one');
-  } else {
-    const field = tr.field(p.value1 ?? (p.dataPropertyName !== undefined ? `={{ $json.${String(p.dataPropertyName)} }}` : undefined), 'the value routed on');
-    for (const rule of list(record(p.rules).rules).map(record)) {
-      const op = rule.operation ?? 'equal';
-      if (op === 'equal') cases.push({ config: { equals: tr.value(rule.value2 ?? null) }, output: typeof rule.output === 'number' ? rule.output : cases.length });
-      else {
-        const read = readConditions({ [String(p.dataType ?? 'string')]: [{ value1: p.value1, operation: op, value2: rule.value2 }] }, undefined, tr, m.approx);
-        if (read) cases.push({ config: { conditions: read.conditions }, output: typeof rule.output === 'number' ? rule.output : cases.length });
-      }
-    }
-    fallback = typeof p.fallbackOutput === 'number' && p.fallbackOutput >= 0 ? p.fallbackOutput : undefined;
-    if (field !== undefined) m.config.field = field;
-  }
-  if (!m.problems.length && cases.length === 0) m.problems.push('a Switch without a rule this importer reads');
-  m.problems.push(...tr.problems);
-  m.config = { ...m.config, items: itemsValue(ctx.input), cases: cases.map((c) => c.config) };
-  m.items = (o) => {
-    const keys = [...cases.flatMap((c, i) => (c.output === o ? [`case_${i}`] : [])), ...(fallback === o ? ['default'] : [])];
-    return keys.length === 1 ? { path: `${ctx.id}.output.${keys[0]}`, single: false } : undefined;
-  };
-  m.place = (config, targets) => {
-    config.cases = cases.map((c) => ({ ...c.config, next: targets[c.output] ?? [] }));
-    if (fallback !== undefined) config.default = targets[fallback] ?? [];
-  };
-  return m;
-}
-
-const MERGE_FIELDS = (p: Record<string, unknown>) => {
-  const advanced = list(record(p.mergeByFields).values).map(record).map((f) => ({ left: String(f.field1 ?? ''), right: String(f.field2 ?? '') }));
-  if (advanced.length) return advanced;
-  if (typeof p.fieldsToMatchString === 'string') return p.fieldsToMatchString.split(',').map((f) => f.trim()).filter(Boolean).map((f) => ({ left: f, right: f }));
-  if (typeof p.propertyName1 === 'string' && typeof p.propertyName2 === 'string') return [{ left: p.propertyName1, right: p.propertyName2 }];
-  return [];
-};
-
-/** Merge (v1-v3): append, combine by position / fields / every pairing, choose a branch. */
-export function merge(ctx: NodeCtx): NodeMapping {
-  const { p } = ctx;
-  const m = base(ctx, 'merge', {}, () => ({ path: `${ctx.id}.output`, single: false }));
-  const mode = str(p.mode) ?? 'append';
-  const how = str(p.combineBy) ?? str(p.combinationMode) ?? (ctx.version >= 3 ? 'combineByFields' : 'mergeByFields');
-  const lists = [itemsValue(ctx.inputs[0]), itemsValue(ctx.inputs[1])];
-  const join = str(p.joinMode) ?? 'keepMatches';
-  let config: Record<string, unknown> | undefined;
-  if (mode === 'append') config = { mode: 'append', lists: ctx.inputs.map(itemsValue) };
-  else if ((mode === 'combine' && (how === 'combineByPosition' || how === 'mergeByPosition')) || mode === 'combineByPosition' || mode === 'mergeByIndex') config = { mode: 'by_position', lists };
-  else if ((mode === 'combine' && (how === 'combineAll' || how === 'multiplex')) || mode === 'multiplex') config = { mode: 'all_pairs', lists };
-  else if ((mode === 'combine' && (how === 'combineByFields' || how === 'mergeByFields')) || mode === 'combineByFields' || mode === 'mergeByKey') {
-    if (join === 'keepMatches' || join === 'enrichInput1') config = { mode: 'by_fields', lists, fields: MERGE_FIELDS(p), join: join === 'keepMatches' ? 'inner' : 'left' };
-    else m.problems.push(`a Merge by fields keeping '${join}' has no equivalent (inner or enrich input 1 only)`);
-    if (config && (config.fields as unknown[]).length === 0) m.problems.push('a Merge by fields without fields this importer reads');
-  } else if (mode === 'chooseBranch' || mode === 'passThrough') {
-    const which = p.useDataOfInput ?? p.output;
-    config = { mode: 'choose', lists, choose: which === 2 || which === 'input2' ? 1 : 0 };
-  } else m.problems.push(`a Merge in mode '${mode}' has no equivalent`);
-  if (record(p.options).includeUnpaired === true) m.approx.push('unpaired items are dropped');
-  if (config) m.config = config;
   return m;
 }
 
@@ -127,7 +51,11 @@ export function loop(ctx: NodeCtx): NodeMapping {
     o === 0 ? { path: `${ctx.id}.output.collected`, single: false } : o === 1 ? { path: `${ctx.id}.output.items`, single: false } : undefined,
   );
   if (ctx.version < 3) m.problems.push('Split In Batches before version 3 (its loop ends on an IF reading noItemsLeft): re-add it as Loop Over Items');
-  if (record(ctx.p.options).reset === true) m.problems.push('a Loop Over Items that resets on each run');
+  const reset = record(ctx.p.options).reset;
+  if (reset === true || (typeof reset === 'string' && reset.startsWith('=')))
+    m.problems.push(
+      "a Loop Over Items with reset: n8n starts it over with whatever reaches it (the items its body returns, until none come back, or each outer iteration's items when it sits in another loop); a loop here cuts one fixed list into batches and loops do not nest: run the inner loop as a sub-workflow (foreach_subworkflow)",
+    );
   m.place = (config, targets) => {
     config.branches = { body: targets[1] ?? [], ...(targets[0]?.length ? { done: targets[0] } : {}) };
   };
@@ -136,19 +64,37 @@ export function loop(ctx: NodeCtx): NodeMapping {
 
 const UNITS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 
+/** Wait: a time interval, until a date-time (a timer), or until resumed (webhook, form). */
 export function wait(ctx: NodeCtx): NodeMapping {
   const { p } = ctx;
   const m = base(ctx, 'wait', {}, passThrough(ctx));
   const resume = str(p.resume) ?? 'timeInterval';
   if (resume === 'webhook' || resume === 'form') {
     m.config = { wait_type: 'event' };
-    m.approx.push(`resumed by POST /runs/{id}/resume (with input), not by n8n's ${resume} URL`);
+    // n8n's Wait gives the resume call's data as its one item; here the resume's input (output.input)
+    m.items = () => ({ path: `${ctx.id}.output.input`, single: true });
+    const what = resume === 'webhook' ? "n8n's resume URL ($execution.resumeUrl) and the item the call made ({headers, params, query, body})" : "the form n8n served and the item of its fields";
+    m.approx.push(`resumed by POST /runs/{id}/resume with an input, which is the one item after the wait: not by ${what}`);
+    const limit = record(p.options).limitWaitTime ?? p.limitWaitTime;
+    if (limit === true) m.approx.push('the wait has no time limit here (n8n went on with its input items when the limit passed)');
   } else if (resume === 'timeInterval') {
     const warnings: ImportWarning[] = [];
     m.config = { wait_type: 'timer', seconds: timerSeconds(p.amount ?? 1, own(UNITS, p.unit ?? 'hours') ?? 3600, ctx.node.name, warnings) };
     m.approx.push(...warnings.map((w) => w.message));
-  } else m.problems.push(`a Wait until ${resume} has no equivalent (a time interval or a resume only)`);
+  } else if (resume === 'specificTime') {
+    const tr = ctx.translator('first');
+    const until = tr.value(p.dateTime ?? '');
+    if (typeof until !== 'string' || until === '') m.problems.push('a Wait until a date-time without one');
+    else m.config = { wait_type: 'timer', until, zone: ctx.zone };
+    m.problems.push(...tr.problems);
+  } else m.problems.push(`a Wait resumed on '${resume}' has no equivalent (a time interval, a date-time, a webhook or form resume)`);
   return m;
+}
+
+/** `responseKey` (a dot path) wrapping a body, as n8n nests it. */
+function underKey(key: unknown, body: unknown): unknown {
+  if (typeof key !== 'string' || key === '') return body;
+  return key.split('.').reduceRight<unknown>((inner, part) => ({ [part]: inner }), body);
 }
 
 /** Respond to Webhook: the body as n8n builds it; the node passes its items on. */
@@ -159,31 +105,44 @@ export function respond(ctx: NodeCtx): NodeMapping {
   const tr = ctx.translator('first');
   const m = base(ctx, 'respond', { status: statusOr200(options.responseCode, ctx.node.name, warnings) }, passThrough(ctx));
   m.approx.push(...warnings.map((w) => w.message));
-  const headers = list(record(options.responseHeaders).entries).map(record).filter((h) => typeof h.name === 'string');
-  if (headers.length) m.config.headers = Object.fromEntries(headers.map((h) => [h.name, tr.value(h.value ?? '')]));
+  const entries = list(record(options.responseHeaders).entries).map(record).filter((h) => typeof h.name === 'string');
+  const headers: Record<string, unknown> = Object.fromEntries(entries.map((h) => [h.name, tr.value(h.value ?? '')]));
+  const hasType = Object.keys(headers).some((h) => h.toLowerCase() === 'content-type');
   const input = ctx.input;
-  switch (str(p.respondWith) ?? 'firstIncomingItem') {
+  const respondWith = str(p.respondWith) ?? 'firstIncomingItem';
+  switch (respondWith) {
     case 'firstIncomingItem':
-      m.config.body = input ? `{{${input.single ? input.path : `${input.path}[0]`}}}` : null;
+      m.config.body = underKey(options.responseKey, input ? `{{${input.single ? input.path : `${input.path}[0]`}}}` : {});
       break;
     case 'allIncomingItems':
-      m.config.body = itemsValue(input);
+      m.config.body = underKey(options.responseKey, itemsValue(input));
       break;
     case 'json':
       m.config.body = jsonBody(p.responseBody ?? '', tr);
       break;
     case 'text':
+      // n8n sends text as Express does a string: text/html unless a header says otherwise
       m.config.body = tr.value(p.responseBody ?? '');
+      if (!hasType) headers['Content-Type'] = 'text/html; charset=utf-8';
       break;
     case 'noData':
+      m.config.body = '';
+      if (!hasType) headers['Content-Type'] = 'text/plain; charset=utf-8';
       break;
     case 'redirect':
       m.config.status = 307;
-      m.config.headers = { ...(m.config.headers as object), Location: tr.value(p.redirectURL ?? '') };
+      headers.Location = tr.value(p.redirectURL ?? '');
+      break;
+    case 'binary':
+      m.problems.push('responding with binary data: items here carry no binary data (files are artifacts), so there is nothing to send');
+      break;
+    case 'jwt':
+      m.problems.push("responding with a JWT: it is signed with an n8n credential, which is never imported, and no step here signs tokens");
       break;
     default:
-      m.problems.push(`responding with ${str(p.respondWith)} has no equivalent`);
+      m.problems.push(`responding with '${respondWith}' has no equivalent`);
   }
+  if (Object.keys(headers).length) m.config.headers = headers;
   m.problems.push(...tr.problems);
   return m;
 }

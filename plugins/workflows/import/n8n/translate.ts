@@ -19,6 +19,8 @@ export interface TranslateContext {
   nodeItems(name: string): ItemsRef | undefined;
   /** the template path of a computing expression's value in the generated code step (allocates the step on first use) */
   computed(key: string): string;
+  /** the workflow's time zone (date-times without an offset) */
+  zone?: string;
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -47,12 +49,14 @@ export function fieldText(path: Segment[]): string | undefined {
  * step), and anything that cannot be carried over is a problem (the node is then unmapped).
  */
 export class ExpressionTranslator {
-  readonly computing: { key: string; source: string; nodes: string[] }[] = [];
+  readonly computing: { key: string; source: string; nodes: string[]; shown?: string }[] = [];
   readonly problems: string[] = [];
   /** what differs (literal text read as templates here) */
   readonly approx: string[] = [];
   /** n8n node names the translated values read */
   readonly reads = new Set<string>();
+  /** whether a value is computed per item for the node (`operand`): its code step then runs once per item */
+  perItem = false;
 
   constructor(private readonly ctx: TranslateContext) {}
 
@@ -100,15 +104,25 @@ export class ExpressionTranslator {
       const path = this.refPath(parsed.ref);
       if (path !== undefined) return path;
     }
+    const key = this.collect(source, parsed);
+    return key === undefined ? '' : this.ctx.computed(key);
+  }
+
+  /** A computing expression collected for the generated code step (its key), or undefined with a problem when it cannot run there. */
+  private collect(source: string, parsed: ReturnType<typeof parseExpression>): string | undefined {
+    if (parsed.kind === 'invalid') {
+      this.problems.push(`the expression {{ ${source.trim().slice(0, 200)} }} ${parsed.message}`);
+      return undefined;
+    }
     const nodes = parsed.kind === 'computing' ? parsed.nodes : parsed.ref.root === 'node' ? [parsed.ref.node] : [];
     const blocked = parsed.kind === 'computing' ? parsed.blocked : [];
     if (blocked.includes('$env')) {
       this.problems.push(`the expression {{ ${source.trim().slice(0, 200)} }} reads $env: environment variables of the n8n instance are not imported (use a workflow variable)`);
-      return '';
+      return undefined;
     }
     if (blocked.length) {
       this.problems.push(`the expression {{ ${source.trim().slice(0, 200)} }} uses ${blocked.join(', ')}, which the n8n code dialect here does not have`);
-      return '';
+      return undefined;
     }
     for (const node of nodes) {
       this.reads.add(node);
@@ -116,7 +130,31 @@ export class ExpressionTranslator {
     }
     const key = `e${this.computing.length}`;
     this.computing.push({ key, source: source.trim(), nodes });
-    return this.ctx.computed(key);
+    return key;
+  }
+
+  /**
+   * A JavaScript expression (n8n dialect) computed once per item by the generated code step, for
+   * a node that reads it per item (a condition's operand): its key in each item's element, or
+   * undefined with a problem. `shown`: the n8n expression to report, when `source` wraps it.
+   */
+  operand(source: string, shown?: string): string | undefined {
+    const parsed = parseExpression(source);
+    if (parsed.kind === 'reference' && parsed.ref.root === 'vars') {
+      this.problems.push(`the expression {{ ${source.trim().slice(0, 200)} }} reads $vars where a value per item is computed: the n8n code dialect here has no $vars`);
+      return undefined;
+    }
+    const key = this.collect(source, parsed);
+    if (key === undefined) return undefined;
+    if (shown !== undefined) this.computing[this.computing.length - 1].shown = shown;
+    this.ctx.computed(key);
+    this.perItem = true;
+    return key;
+  }
+
+  /** The workflow's time zone. */
+  get zone(): string {
+    return this.ctx.zone ?? 'UTC';
   }
 
   /** A parameter value: strings starting with `=` are n8n expressions; objects and lists are walked. */
