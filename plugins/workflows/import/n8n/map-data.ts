@@ -158,7 +158,7 @@ export function code(ctx: NodeCtx): NodeMapping {
 export function filter(ctx: NodeCtx): NodeMapping {
   const tr = ctx.translator('first');
   const m = mapping('filter', {}, (o) => (o === 0 ? { path: `${ctx.id}.output.kept`, single: false } : o === 1 ? { path: `${ctx.id}.output.discarded`, single: false } : undefined));
-  const read = readConditions(ctx.p.conditions, ctx.p.combineConditions ?? ctx.p.combineOperation, tr, m.approx);
+  const read = readConditions(ctx.p.conditions, ctx.p.combineConditions ?? ctx.p.combineOperation, tr, m.approx, record(ctx.p.options).ignoreCase !== true);
   m.problems.push(...tr.problems);
   if (read) m.config = { items: itemsValue(ctx.input), conditions: read.conditions, combine: read.combine };
   m.place = (config, targets) => {
