@@ -47,7 +47,7 @@ export interface DatetimeArgs {
   to_zone?: string;
   format?: string;
   /** how to read `datetime` in every op but parse (Luxon tokens; parse reads it with `format`) */
-  from_format?: string;
+  from_format?: string | null;
   locale?: string;
   amount?: Partial<Record<Unit, number>>;
   unit?: Unit;
@@ -119,7 +119,7 @@ export function view(dt: DateTime) {
 export function runDatetime(args: DatetimeArgs, opts: DatetimeOptions = {}): unknown {
   const gaps = opts.gaps ?? 'shift';
   const zone = zoneOf(args.zone, 'zone');
-  const at = () => parse(args.datetime!, zone, args.op === 'parse' ? args.format : args.from_format, 'datetime', gaps);
+  const at = () => parse(args.datetime!, zone, args.op === 'parse' ? args.format : args.from_format ?? undefined, 'datetime', gaps);
   const shown = (dt: DateTime) => (args.to_zone ? dt.setZone(zoneOf(args.to_zone, 'to_zone')) : dt);
   switch (args.op) {
     case 'now':

@@ -41,8 +41,9 @@ export const ITEM_CONDITIONS_SCHEMA = {
 
 /** config_schema of the per-item values conditions read by `operand` / `value_operand`. */
 export const OPERANDS_SCHEMA = {
-  type: 'array',
-  description: "Values computed per item, one element (an object) per item in the same order, usually a template naming a code step's output; conditions read its keys by `operand` and `value_operand`.",
+  type: ['array', 'null'],
+  default: null,
+  description: "Values computed per item, one element (an object) per item in the same order, usually a template naming a code step's output; conditions read its keys by `operand` and `value_operand` (null: none).",
   examples: ['{{route_expressions.output}}'],
 } as const;
 
@@ -67,8 +68,8 @@ type Side = (item: unknown, index: number) => unknown;
 
 /** Per-item values by item index, checked against the items they belong to. */
 export function checkOperands(operands: unknown, items: unknown[], where = 'config.operands'): unknown[] | undefined {
-  if (operands === undefined) return undefined;
-  if (!Array.isArray(operands)) throw new NodeStepError(`${where} must be a list with one element per item, got ${operands === null ? 'null' : typeof operands}.`, 'BAD_INPUT');
+  if (operands === undefined || operands === null) return undefined;
+  if (!Array.isArray(operands)) throw new NodeStepError(`${where} must be a list with one element per item, got ${typeof operands}.`, 'BAD_INPUT');
   if (operands.length !== items.length) throw new NodeStepError(`${where} has ${operands.length} elements for ${items.length} items: it needs one per item.`, 'BAD_INPUT');
   return operands;
 }

@@ -15,11 +15,11 @@ export interface CalendarArgs {
   datetime: string;
   to?: string;
   zone?: string;
-  from_format?: string;
+  from_format?: string | null;
   round_to?: (typeof ROUND_UNITS)[number];
   direction?: 'down' | 'up';
   part?: (typeof DATE_PARTS)[number];
-  units?: (typeof DIFF_UNITS)[number][];
+  units?: (typeof DIFF_UNITS)[number][] | null;
 }
 
 const PART_READERS: Record<(typeof DATE_PARTS)[number], (dt: DateTime) => number> = {
@@ -39,7 +39,7 @@ const PART_READERS: Record<(typeof DATE_PARTS)[number], (dt: DateTime) => number
 /** round, extract, or diff in several units; bad input throws DatetimeInputError. */
 export function runCalendar(args: CalendarArgs): Record<string, unknown> {
   const zone = zoneOf(args.zone, 'zone');
-  const at = readDatetime(args.datetime, zone, args.from_format, 'datetime', 'refuse');
+  const at = readDatetime(args.datetime, zone, args.from_format ?? undefined, 'datetime', 'refuse');
   switch (args.op) {
     case 'round': {
       const unit = args.round_to!;
@@ -52,7 +52,7 @@ export function runCalendar(args: CalendarArgs): Record<string, unknown> {
       return { value: PART_READERS[args.part!](at), part: args.part, ...view(at) };
     case 'diff': {
       const units = (args.units?.length ? args.units : ['hours']) as DurationUnit[];
-      const to = readDatetime(args.to!, zone, args.from_format, 'to', 'refuse');
+      const to = readDatetime(args.to!, zone, args.from_format ?? undefined, 'to', 'refuse');
       const duration = to.diff(at, units);
       return { values: duration.toObject(), units, iso_duration: duration.toISO() };
     }

@@ -27,13 +27,13 @@ export const nodeType: NodeTypeDeclaration = {
     properties: {
       ...DATETIME_PROPERTIES,
       op: { type: 'string', enum: [...OPS], description: 'now, parse, format, add, diff, convert, round (to the start of a calendar unit) or extract (one part of the date).', examples: ['round'] },
-      from_format: { type: 'string', minLength: 1, maxLength: 200, description: 'Every op but parse: read datetime (and to) with these Luxon tokens instead of ISO 8601, RFC 2822, HTTP or SQL.', examples: ['dd.MM.yyyy HH:mm'] },
+      from_format: { type: ['string', 'null'], minLength: 1, maxLength: 200, default: null, description: 'Every op but parse: read datetime (and to) with these Luxon tokens instead of ISO 8601, RFC 2822, HTTP or SQL (null: those).', examples: ['dd.MM.yyyy HH:mm'] },
       round_to: { type: 'string', enum: [...ROUND_UNITS], description: 'round: the calendar unit, in zone (a week starts on Monday).', examples: ['day'] },
       direction: { type: 'string', enum: ['down', 'up'], default: 'down', description: 'round: down is the start of the unit the date is in; up the start of the next one (a date already on a boundary moves on too).', examples: ['up'] },
       part: { type: 'string', enum: [...DATE_PARTS], description: 'extract: the part, a number in zone (week: the ISO week number; weekday: 1 Monday to 7 Sunday; day_of_year from 1).', examples: ['week'] },
-      units: { type: 'array', items: { type: 'string', enum: [...DIFF_UNITS] }, minItems: 1, maxItems: DIFF_UNITS.length, description: 'diff: answer `values` in these units together, e.g. days and hours ({days: 1, hours: 2.5}); the last one takes the fraction. Without it: `value` in unit.', examples: [['days', 'hours']] },
+      units: { type: ['array', 'null'], items: { type: 'string', enum: [...DIFF_UNITS] }, minItems: 1, maxItems: DIFF_UNITS.length, default: null, description: 'diff: answer `values` in these units together, e.g. days and hours ({days: 1, hours: 2.5}); the last one takes the fraction. null: `value` in unit.', examples: [['days', 'hours']] },
       output_field: { type: ['string', 'null'], minLength: 1, maxLength: 200, default: null, description: "Put the result into a copy of `item` under this key instead of answering the whole result (null: the whole result): the text for format, the ISO date-time for now, parse, add, convert and round, the number for diff and extract (values for diff with units).", examples: ['formattedDate'] },
-      output_key: { type: 'string', enum: [...OUTPUT_KEYS], description: 'With output_field: which key of the result goes there instead (e.g. iso_duration for diff).', examples: ['iso_duration'] },
+      output_key: { type: ['string', 'null'], enum: [...OUTPUT_KEYS, null], default: null, description: "With output_field: which key of the result goes there instead (e.g. iso_duration for diff); null: the op's own (text, iso, value or values).", examples: ['iso_duration'] },
       item: { type: 'object', default: {}, description: 'With output_field: the object the result is added to, usually "{{item}}" in a step with each.', examples: ['{{item}}'] },
       timeout: STEP_TIMEOUT_SCHEMA,
     },
@@ -54,7 +54,7 @@ export const nodeType: NodeTypeDeclaration = {
 
 type Op = (typeof OPS)[number];
 type Config = Omit<DatetimeArgs, 'op'> &
-  Omit<CalendarArgs, 'op' | 'datetime'> & { op: Op; datetime?: string; output_field?: string | null; output_key?: (typeof OUTPUT_KEYS)[number]; item?: Record<string, unknown> };
+  Omit<CalendarArgs, 'op' | 'datetime'> & { op: Op; datetime?: string; output_field?: string | null; output_key?: (typeof OUTPUT_KEYS)[number] | null; item?: Record<string, unknown> };
 
 /** The key of a result output_field receives by default. */
 function defaultKey(config: Config): string {

@@ -39,7 +39,7 @@ export class RunWorker {
   constructor(private readonly deps: WorkerDeps) {}
 
   consume(queue: QueueName, concurrency: number): void {
-    this.unregister.push(registerJobHandler(this.deps.queue, queue, JOB_RUN_JOB, concurrency, (job) => this.run(job.id)));
+    this.unregister.push(registerJobHandler(this.deps.queue, queue, JOB_RUN_JOB, concurrency, (job) => this.run(runIdOfQueueId(job.id))));
   }
 
   stop(): void {
@@ -47,8 +47,14 @@ export class RunWorker {
   }
 
   /** Puts a committed run on its queue. */
-  async enqueue(run: Pick<RunRow, 'id' | 'queue'>): Promise<void> {
-    await this.deps.queue.enqueue(run.queue ?? 'work', { name: JOB_RUN_JOB, id: run.id });
+  /**
+   * Puts a run on its queue under its own id (idempotent: a queue still holding it adds none),
+   * or, for a run started again after its worker died, under `<id>:r<attempts>`: the dead
+   * worker's entry may still sit in the queue as active until the queue's stall check frees
+   * it, and an entry under the same id would wait for that.
+   */
+  async enqueue(run: Pick<RunRow, 'id' | 'queue'>, restartOf?: number): Promise<void> {
+    await this.deps.queue.enqueue(run.queue ?? 'work', { name: JOB_RUN_JOB, id: restartOf === undefined ? run.id : `${run.id}:r${restartOf}` });
   }
 
   async run(runId: string): Promise<void> {
@@ -144,7 +150,7 @@ export class RunWorker {
       if (restartable) {
         const again = await this.deps.runs.requeue(run.id);
         if (again) {
-          await this.enqueue(again);
+          await this.enqueue(again, again.attempts);
           out.requeued++;
         }
         continue;
@@ -158,4 +164,9 @@ export class RunWorker {
     }
     return out;
   }
+}
+
+/** The run id of a queue entry's id (`<run id>` or `<run id>:r<n>`). */
+function runIdOfQueueId(queueId: string): string {
+  return queueId.split(':')[0];
 }
