@@ -27,6 +27,8 @@ export const ERRORS = {
   IDEMPOTENCY_KEY_INVALID: defineError({ code: 'IDEMPOTENCY_KEY_INVALID', status: 400, title: 'Invalid Idempotency-Key header' }),
   IDEMPOTENCY_KEY_IN_FLIGHT: defineError({ code: 'IDEMPOTENCY_KEY_IN_FLIGHT', status: 409, title: 'A request with this Idempotency-Key is in progress', retryable: true }),
   IDEMPOTENCY_KEY_REUSED: defineError({ code: 'IDEMPOTENCY_KEY_REUSED', status: 422, title: 'Idempotency-Key reused for another request' }),
+  // between an action claiming a key in its own write and the gateway (kernel/idempotency/inline.ts); a client sees it only if the key vanished meanwhile
+  IDEMPOTENCY_CLAIM_LOST: defineError({ code: 'IDEMPOTENCY_CLAIM_LOST', status: 409, title: 'The Idempotency-Key is held by an earlier request', retryable: true }),
   WEB_ERR_ORIGIN: defineError({ code: 'WEB_ERR_ORIGIN', status: 403, title: 'Cross-origin request refused' }),
   // Capability packages
   KERNEL_ERR_MANIFEST: defineError({ code: 'KERNEL_ERR_MANIFEST', status: 500, title: 'Invalid capability manifest' }),

@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS } from '../errors/catalogue.ts';
 import { keyScopeOf, type KeyScope } from '../idempotency/declaration.ts';
 import { idempotencyKeyOf } from '../idempotency/header.ts';
-import type { IdempotencyStore, StoredResponse } from '../idempotency/store.ts';
+import { claimTaken, offerClaim, type InlineClaim } from '../idempotency/inline.ts';
+import type { Claim, IdempotencyStore, StoredResponse } from '../idempotency/store.ts';
 import type { ActionDocKeys } from '../openapi/types.ts';
 
 type Action = Pick<ActionDocKeys, 'auth' | 'idempotency' | 'response'> & { name?: string };
@@ -13,6 +14,8 @@ type Meta = { user?: { entity_id?: string } | null; $statusCode?: number; $locat
 interface HeldKey {
   keep(meta: Meta, data: unknown): void;
   release(): Promise<void>;
+  /** an inline claim the action's write did not get: reads the key and throws what to answer */
+  resolveLost?(): Promise<never>;
 }
 
 type KeyedRequest = IncomingMessage & { $idempotencyKey?: HeldKey; body?: unknown; originalUrl?: string };
@@ -38,6 +41,8 @@ export class IdempotentReplay extends Error {
 export class IdempotencyGate {
   /** answers being kept, by scope and key */
   private readonly keeping = new Map<string, Promise<void>>();
+  /** actions declaring an inline claim whose write did not take one: claimed before they run from then on */
+  private readonly untaken = new Set<string>();
 
   constructor(
     private readonly store: IdempotencyStore,
@@ -53,25 +58,64 @@ export class IdempotencyGate {
     if (scope === undefined) return;
     const id = `${scope}\n${key}`;
     const fingerprint = fingerprintOf(req as KeyedRequest, multipart);
-    let claim = await this.store.claim(scope, key, fingerprint);
+    if (declared.by === 'entity' && declared.inline && !this.untaken.has(action.name ?? '')) return this.offerInline(req as KeyedRequest, meta, { action: action.name ?? '', scope, key, fingerprint });
+    const claim = await this.settle(await this.store.claim(scope, key, fingerprint), id, () => this.store.claim(scope, key, fingerprint));
+    this.hold(req as KeyedRequest, scope, key, claim.claimId);
+  }
+
+  /**
+   * A route claiming in its own write: the claim goes to the action on its meta, and nothing is
+   * asked of the database here. If the write found the key held, resolveLost answers as a
+   * claim made here would have; if the action did not take the claim, the key is claimed and
+   * kept after the fact, and that action's keys are claimed before it runs from then on.
+   */
+  private offerInline(req: KeyedRequest, meta: Meta, k: Pick<InlineClaim, 'action' | 'scope' | 'key' | 'fingerprint'>): void {
+    const claim = this.store.inlineClaim(k);
+    offerClaim(meta, claim);
+    const held = this.hold(req, claim.scope, claim.key, claim.claim_id, claim);
+    held.resolveLost = async () => {
+      held.settle();
+      held.resolveLost = undefined; // answered once: what it throws is not resolved again
+      const found = await this.settle(await this.store.claim(claim.scope, claim.key, claim.fingerprint), `${claim.scope}\n${claim.key}`, () => this.store.claim(claim.scope, claim.key, claim.fingerprint));
+      // the key was freed or expired since the write found it held: this request ran nothing
+      await this.store.release(claim.scope, claim.key, found.claimId);
+      throw ERRORS.IDEMPOTENCY_CLAIM_LOST('The request with this Idempotency-Key before it has just ended; retry this one.');
+    };
+  }
+
+  /** What a claim found, answered: the claim when it is this request's, else the error or replay to send. */
+  private async settle(claim: Claim, id: string, again: () => Promise<Claim>): Promise<{ claimId: string }> {
     const keeping = this.keeping.get(id);
     if (claim.outcome === 'in_flight' && keeping) {
       await keeping;
-      claim = await this.store.claim(scope, key, fingerprint);
+      claim = await again();
     }
     if (claim.outcome === 'in_flight') throw ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT('A request with this Idempotency-Key is still being processed; retry once it has answered.');
     if (claim.outcome === 'mismatch') throw ERRORS.IDEMPOTENCY_KEY_REUSED('This Idempotency-Key was used for another request (method, path or body differ); use a new key.');
     if (claim.outcome === 'replay') throw new IdempotentReplay(claim.response);
+    return claim;
+  }
+
+  /**
+   * Puts the held key on the request: its answer is kept (or the key freed) once the route has
+   * answered. An inline claim counts once the action says its write took it.
+   */
+  private hold(req: KeyedRequest, scope: string, key: string, claimId: string, inline?: InlineClaim): HeldKey & { settle(): void } {
     const { store } = this;
-    const { claimId } = claim;
+    const id = `${scope}\n${key}`;
     let settled = false;
-    (req as KeyedRequest).$idempotencyKey = {
-      keep: (meta, data) => {
+    const held = {
+      settle: () => {
+        settled = true;
+      },
+      keep: (meta: Meta, data: unknown) => {
         if (settled) return;
         settled = true;
         const response = storableResponse(meta, data);
-        const write = response ? store.complete(scope, key, claimId, response).then(() => undefined) : store.release(scope, key, claimId);
-        const kept = write.catch(this.onKeepFailed).finally(() => this.keeping.delete(id));
+        let write: Promise<unknown>;
+        if (inline && !claimTaken(meta, inline)) write = this.keepAfterTheFact(inline, req, response);
+        else write = response ? store.complete(scope, key, claimId, response) : store.release(scope, key, claimId);
+        const kept = write.then(() => undefined).catch(this.onKeepFailed).finally(() => this.keeping.delete(id));
         this.keeping.set(id, kept);
       },
       async release() {
@@ -80,12 +124,29 @@ export class IdempotencyGate {
         await store.release(scope, key, claimId);
       },
     };
+    req.$idempotencyKey = held;
+    return held;
+  }
+
+  /** An inline claim the action did not take (a defect of the action): claim and keep now. */
+  private async keepAfterTheFact(inline: InlineClaim, req: KeyedRequest, response: StoredResponse | undefined): Promise<void> {
+    this.untaken.add(inline.action);
+    this.onKeepFailed(new Error(`${inline.action} (${req.method} ${req.originalUrl ?? req.url}) declares idempotency 'inline' but its write did not take the claim; its keys are claimed before it runs from now on`));
+    const { scope, key } = inline;
+    const claim = await this.store.claim(scope, key, inline.fingerprint);
+    if (claim.outcome !== 'claimed') return;
+    await (response ? this.store.complete(scope, key, claim.claimId, response) : this.store.release(scope, key, claim.claimId));
   }
 }
 
 /** Keeps the answer of the request's key, if it holds one (the route's onAfterCall). */
 export function keepAnswer(req: IncomingMessage, meta: Meta, data: unknown): void {
   (req as KeyedRequest).$idempotencyKey?.keep(meta, data);
+}
+
+/** For an inline claim the action's write found held: rejects with the answer (a replay, 422 or 409). */
+export function resolveLostClaim(req: IncomingMessage): Promise<never> | undefined {
+  return (req as KeyedRequest).$idempotencyKey?.resolveLost?.();
 }
 
 /** Frees the request's key, if it holds one (a failed request). */

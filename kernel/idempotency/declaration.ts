@@ -3,7 +3,7 @@ import type { ActionDocKeys } from '../openapi/types.ts';
 type ActionLike = Pick<ActionDocKeys, 'auth' | 'idempotency' | 'response'>;
 
 /** Whose keys a request's key is kept among. */
-export type KeyScope = { by: 'entity' } | { by: 'param'; param: string };
+export type KeyScope = { by: 'entity'; inline?: boolean } | { by: 'param'; param: string };
 
 const STARTS_OR_CREATES = new Set(['201', '202']);
 
@@ -12,7 +12,8 @@ const STARTS_OR_CREATES = new Set(['201', '202']);
  * say it: a POST that answers 201 (creates) or 202 (starts something) for an authenticated
  * caller takes one, scoped to the caller's entity. An action's `idempotency` overrides:
  * `false` opts out, `true` opts in (another POST with an effect), `{ scope_param }` opts a
- * public route in with keys scoped to that path parameter (a webhook's token: per binding).
+ * public route in with keys scoped to that path parameter (a webhook's token: per binding);
+ * `'inline'` opts in with the claim taken in the action's own write (inline.ts).
  */
 export function keyScopeOf(action: ActionLike, method: string): KeyScope | undefined {
   const declared = action.idempotency;
@@ -20,6 +21,7 @@ export function keyScopeOf(action: ActionLike, method: string): KeyScope | undef
   if (typeof declared === 'object' && declared !== null) return { by: 'param', param: declared.scope_param };
   if (action.auth === false || action.auth === 'worker') return undefined;
   if (declared === true) return { by: 'entity' };
+  if (declared === 'inline') return { by: 'entity', inline: true };
   return method === 'POST' && answersCreatedOrAccepted(action.response) ? { by: 'entity' } : undefined;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PooledSql } from '../db/pooled-sql.ts';
+import type { InlineClaim } from './inline.ts';
 
 /** A response kept for replay. */
 export interface StoredResponse {
@@ -82,6 +83,11 @@ export class IdempotencyStore {
       return { outcome: 'replay', response: { status: row.status!, contentType: row.content_type, location: row.location, body: row.body } };
     }
     return { outcome: 'in_flight' };
+  }
+
+  /** A claim for an action to take in its own write (inline.ts), with this store's lifetimes. */
+  inlineClaim(k: Pick<InlineClaim, 'action' | 'scope' | 'key' | 'fingerprint'>): InlineClaim {
+    return { ...k, claim_id: randomUUID(), ttl_seconds: this.opts.ttlSeconds, abandon_after_ms: this.opts.abandonAfterMs };
   }
 
   /** Keeps the first response of a claim; false when the claim was taken over meanwhile. */

@@ -60,9 +60,10 @@ export interface ActionDocKeys {
 	/**
 	 * Whether the route honours `Idempotency-Key` (kernel/idempotency/declaration.ts derives it
 	 * for a POST answering 201 or 202): `false` opts out, `true` opts in, `{ scope_param }` opts a
-	 * public route in with keys scoped to that path parameter.
+	 * public route in with keys scoped to that path parameter, `'inline'` opts in with the claim
+	 * taken inside the action's own write (kernel/idempotency/inline.ts).
 	 */
-	idempotency?: boolean | { scope_param: string };
+	idempotency?: boolean | 'inline' | { scope_param: string };
 	/**
 	 * Where a 201's `Location` points when `<request path>/<id>` is no route of the created
 	 * resource: a path under /api/v1 whose `{field}` parts are filled from the answer, e.g. `/tasks/{id}`.

@@ -1,4 +1,5 @@
 import type { Context } from 'moleculer';
+import { inlineClaimOf, markClaimTaken } from '../../../kernel/idempotency/inline.ts';
 import { entityOf } from '../../../kernel/tenancy/identity.ts';
 import { normalizeIds, TASK_FIELD_PARAMS, TITLE_RULE, type TaskFieldInput } from '../fields.ts';
 import { createTask, emitCreated } from '../ops/create.ts';
@@ -14,9 +15,13 @@ export const create: TasksAction = {
   tags: ['tasks'],
   params: { ...TASK_FIELD_PARAMS, title: TITLE_RULE },
   response: { 201: { description: 'Created', schema: TASK_SCHEMA } },
+  // the Idempotency-Key is claimed in the task's insert: a keyed create costs no extra round trip
+  idempotency: 'inline',
   async handler(ctx: Context<TaskFieldInput & { title: string }>) {
     const actor = userActor(ctx);
-    const result = await createTask(ctx, dbOf(this), entityOf(ctx), normalizeIds(ctx.params), actor);
+    const claim = inlineClaimOf(ctx);
+    const result = await createTask(ctx, dbOf(this), entityOf(ctx), normalizeIds(ctx.params), actor, { claim });
+    if (claim) markClaimTaken(ctx, claim);
     emitCreated(ctx, result, actor);
     created(ctx);
     return taskView(result.row);

@@ -1,5 +1,6 @@
 import { ForeignKeyConstraintError, QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { validate as isUuid } from 'uuid';
+import { claimCte, claimLost, type InlineClaim } from '../../../kernel/idempotency/inline.ts';
 import { newId } from '../../../kernel/tenancy/ids.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { BindList } from './sql-builder.ts';
@@ -122,8 +123,11 @@ export interface NewTask extends TaskColumns {
   created_by: string | null;
 }
 
-/** Inserts a task with its "created" history entry. */
-export async function insertTask(db: Sequelize, entityId: string, task: NewTask, audit: { actor: Actor; execution?: ExecutionEntryInput[] }, now: Date, transaction?: Transaction): Promise<TaskRow> {
+/**
+ * Inserts a task with its "created" history entry; with an Idempotency-Key claim, the insert
+ * happens only if the claim does (same statement), else claimLost() is thrown.
+ */
+export async function insertTask(db: Sequelize, entityId: string, task: NewTask, audit: { actor: Actor; execution?: ExecutionEntryInput[] }, now: Date, transaction?: Transaction, claim?: InlineClaim): Promise<TaskRow> {
   const binds = new BindList();
   const at = binds.add(now);
   const columns = ['id', 'entity_id', 'created_by', 'created_at', 'updated_at'];
@@ -136,10 +140,15 @@ export async function insertTask(db: Sequelize, entityId: string, task: NewTask,
   const changes = Object.entries(task)
     .filter(([column, value]) => WRITABLE.has(column) && value !== undefined && value !== null)
     .map(([field, to]) => ({ field, from: null, to: to instanceof Date ? to.toISOString() : to }));
-  const sql = `WITH changed AS (INSERT INTO tasks (${columns.join(', ')}) VALUES (${values.join(', ')}) RETURNING *),
+  const claimed = claim ? claimCte((v) => binds.add(v), claim) : undefined;
+  const insert = claimed
+    ? `${claimed.cte}, changed AS (INSERT INTO tasks (${columns.join(', ')}) SELECT ${values.join(', ')} WHERE ${claimed.guard} RETURNING *)`
+    : `changed AS (INSERT INTO tasks (${columns.join(', ')}) VALUES (${values.join(', ')}) RETURNING *)`;
+  const sql = `WITH ${insert},
     ${auditSql(binds, { action: 'created', actor: audit.actor, changes, execution: audit.execution }, at)}
     SELECT * FROM changed`;
   const rows = await withReferences(() => db.query<TaskRow>(sql, { bind: binds.values, type: QueryTypes.SELECT, transaction }));
+  if (!rows[0] && claim) throw claimLost();
   return rows[0];
 }
 

@@ -1,6 +1,7 @@
 import type { Context } from 'moleculer';
 import type { Sequelize, Transaction } from 'sequelize';
 import { readGovernance } from '../../../kernel/governance.ts';
+import type { InlineClaim } from '../../../kernel/idempotency/inline.ts';
 import { newId } from '../../../kernel/tenancy/ids.ts';
 import { DEFAULT_PRIORITY } from '../domain/constants.ts';
 import { dueDates, type SlaTargets } from '../domain/sla.ts';
@@ -63,14 +64,14 @@ export async function createTask(
   entityId: string,
   input: TaskFieldInput & { title: string },
   actor: Actor,
-  opts: { transaction?: Transaction; checked?: CheckedRefs; now?: Date } = {},
+  opts: { transaction?: Transaction; checked?: CheckedRefs; now?: Date; claim?: InlineClaim } = {},
 ): Promise<{ row: TaskRow; execution: ExecutionEntryInput[] }> {
   const now = opts.now ?? new Date();
   if (input.deadline) parseDate('deadline', input.deadline);
   const checked = opts.checked ?? (await checkRefs(ctx, db, entityId, input));
   const masterTakes = !input.assignee && !!input.workspace_id && (await masterTakesUnassigned(ctx, input.workspace_id));
   const draft = draftTask(input, actor.type === 'user' ? actor.id : null, checked.slaTargets, now, masterTakes);
-  const row = await insertTask(db, entityId, draft.task, { actor, execution: draft.execution }, now, opts.transaction);
+  const row = await insertTask(db, entityId, draft.task, { actor, execution: draft.execution }, now, opts.transaction, opts.claim);
   return { row, execution: draft.execution };
 }
 
