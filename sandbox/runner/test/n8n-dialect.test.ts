@@ -120,7 +120,8 @@ test('a call on null fails as in JavaScript unless it is optional; a function th
 test('every function the contract lists is the dialect\'s own for that type (none is a native method of the sample)', async (t) => {
   const samples: Record<string, string> = { string: "'a'", array: '[1]', number: '1', boolean: 'true', object: '{ a: 1 }', date: "new Date('2024-01-01T00:00:00Z')" };
   const code = `const table = ${JSON.stringify(N8N_EXTENSION_METHODS)}; const samples = { ${Object.entries(samples).map(([k, v]) => `${k}: () => (${v})`).join(', ')} };
-    const missing = [];
+    const missing = typeof $__ext === 'function' ? [] : ['$__ext is not bound'];
+    if (missing.length) return missing;
     for (const [type, names] of Object.entries(table)) for (const name of names) {
       const sample = samples[type]();
       if (typeof sample[name] === 'function') missing.push(type + '.' + name + ' is native');
