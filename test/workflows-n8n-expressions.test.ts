@@ -77,6 +77,7 @@ test('n8n data transformation functions: each implemented one is rewritten for t
   t.is(code("$json.tags.unique().first().toUpperCase() + $json.n.round(2)"), '$__ext($__ext($json.tags, "unique", []), "first", []).toUpperCase() + $__ext($json.n, "round", [2])');
   t.is(code('$json.items.map((i) => i.price.toNumber()).sum()'), '$__ext($json.items.map((i) => $__ext(i.price, "toNumber", [])), "sum", [])');
   t.is(code("$json.a?.isEmpty() ?? $json.b.c?.d.format('yyyy')"), '$__ext($json.a, "isEmpty", [], true) ?? $__ext($json.b.c?.d, "format", [\'yyyy\'], true)');
+  t.is(code('(0, $json.a).isEmpty() || $json.b.append((1, 2))'), '$__ext((0, $json.a), "isEmpty", []) || $__ext($json.b, "append", [(1, 2)])');
   const native = "$json.list.includes('a') && 'a,b'.split(',').join('-') && $input.first().json.x && $('Lines').last().json.y && Math.round(Math.max(1, 2)) && Object.keys($json).length";
   t.is(code(native), native, 'natives, namespaces and item accessors are left alone');
   const tr = translator('item');

@@ -84,26 +84,26 @@ export function extensionCalls(tree: unknown, text: string): ExtensionCalls {
     for (const [key, value] of Object.entries(node)) if (key !== 'type' && value && typeof value === 'object') visit(value);
   };
   visit(tree);
-  const calls = new Set(rewrites);
-  /** The source of [start, end) with every rewritten call inside it rewritten (outermost first). */
+  // outermost first: a call starting where another starts (`a.b().c()`) holds it when it ends later
+  rewrites.sort((a, b) => a.start - b.start || b.end - a.end);
+  /** The source of [start, end) with every rewritten call inside it rewritten: the outermost ones here, and the calls within them in turn. */
   const render = (start: number, end: number): string => {
     let out = '';
     let at = start;
     for (const call of rewrites) {
-      if (call.start < at || call.end > end || !calls.has(call)) continue;
-      if ([...calls].some((outer) => outer !== call && outer.start <= call.start && outer.end >= call.end && outer.start >= start && outer.end <= end && (outer.start < call.start || outer.end > call.end))) continue;
+      if (call.start < at || call.end > end) continue;
       out += text.slice(at, call.start) + one(call);
       at = call.end;
     }
     return out + text.slice(at, end);
   };
+  /** One operand of the rewritten call (a comma expression keeps the parentheses it had). */
+  const part = (node: AstNode): string => (node.type === 'SequenceExpression' ? `(${render(node.start, node.end)})` : render(node.start, node.end));
   const one = (call: AstNode): string => {
     const callee = call.callee as AstNode;
-    const object = callee.object as AstNode;
-    const args = (call.arguments as AstNode[]).map((a) => render(a.start, a.end)).join(', ');
+    const args = (call.arguments as AstNode[]).map(part).join(', ');
     const optional = call.optional === true || optionalChain(callee);
-    return `${N8N_EXTEND_FUNCTION}(${render(object.start, object.end)}, ${JSON.stringify(methodName(call))}, [${args}]${optional ? ', true' : ''})`;
+    return `${N8N_EXTEND_FUNCTION}(${part(callee.object as AstNode)}, ${JSON.stringify(methodName(call))}, [${args}]${optional ? ', true' : ''})`;
   };
-  rewrites.sort((a, b) => a.start - b.start);
   return { code: rewrites.length ? render(0, text.length) : text, unsupported: [...unsupported] };
 }
