@@ -31,11 +31,32 @@ export const CONTAINER_LANGUAGES: readonly SandboxLanguage[] = ['python', 'shell
 
 /**
  * How the snippet sees its input. `plain`: `input` (and `console`). `n8n`: an n8n Code node's
- * `$json`, `$input`, `$()` and `items`, built from an input `{mode: 'all' | 'each', items,
- * item?, index?, origin?, nodes: {<node name>: items}}` (N8nCodeInput). Dialects are preludes the
+ * `$json`, `$input`, `$()` and `items`, Luxon's `DateTime` (`$now`, `$today`), `$itemIndex`,
+ * `$runIndex`, `$workflow`, `$execution` and the data transformation functions of its
+ * expressions, built from an input `{mode: 'all' | 'each', items, item?, index?, origin?, nodes:
+ * {<node name>: items}, zone?, run_index?, workflow?, execution?}` (N8nCodeInput). Dialects are preludes the
  * sandbox adds under their own name, so a caller only names the dialect.
  */
 export const SANDBOX_DIALECTS = ['plain', 'n8n'] as const;
+
+/**
+ * n8n's data transformation functions (`{{ $json.email.isEmpty() }}`) the n8n dialect
+ * implements, by the type of value they are called on (n8n offers them in expressions only, not
+ * in its Code node). The importer rewrites such a call in a computing expression into a call
+ * of N8N_EXTEND_FUNCTION, which picks the function by the value's type at run time (a native
+ * method of the value when the type has no such function: `.includes()`, `.keys()` on an array).
+ */
+export const N8N_EXTENSION_METHODS = {
+  string: ['isEmpty', 'isNotEmpty', 'isEmail', 'extractEmail', 'removeTags', 'toNumber', 'toInt', 'toWholeNumber', 'toFloat', 'toDecimalNumber', 'toBoolean', 'toDateTime', 'parseJson', 'toJsonString'],
+  array: ['isEmpty', 'isNotEmpty', 'first', 'last', 'sum', 'average', 'min', 'max', 'unique', 'removeDuplicates', 'chunk', 'difference', 'intersection', 'union', 'append', 'randomItem', 'toJsonString'],
+  number: ['round', 'ceil', 'floor', 'abs', 'isEven', 'isOdd', 'isInteger', 'toBoolean', 'toDateTime', 'format', 'toJsonString'],
+  boolean: ['toNumber', 'toJsonString'],
+  object: ['isEmpty', 'isNotEmpty', 'hasField', 'keys', 'values', 'removeField', 'merge', 'toJsonString'],
+  /** a Luxon DateTime, or a JavaScript Date (whose results that are dates are Dates again) */
+  date: ['format', 'plus', 'minus', 'toDateTime', 'beginningOf', 'endOfMonth', 'extract', 'isWeekend', 'isBetween', 'isDst', 'isInLast'],
+} as const satisfies Record<string, readonly string[]>;
+/** `$__ext(value, name, args, optional)`: the n8n dialect's dispatcher for N8N_EXTENSION_METHODS. */
+export const N8N_EXTEND_FUNCTION = '$__ext';
 
 /** The input of a snippet in the n8n dialect. */
 export interface N8nCodeInput {
@@ -48,6 +69,14 @@ export interface N8nCodeInput {
   origin?: number;
   /** the items of the nodes the code names in `$('...')` */
   nodes?: Record<string, unknown>;
+  /** the IANA zone of `$now`, `$today` and Luxon's default (n8n's workflow time zone); UTC when absent */
+  zone?: string;
+  /** `$runIndex`: how many times the node ran before in this run (a loop's iteration); 0 when absent */
+  run_index?: number;
+  /** `$workflow` (the code node adds `id` and `active`, the run's workflow and whether it runs from a binding) */
+  workflow?: { id?: string | null; name?: string | null; active?: boolean };
+  /** `$execution` (the code node adds `id`, the run's) */
+  execution?: { id?: string | null };
 }
 export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
 

@@ -3,6 +3,7 @@ import { parseExpression } from '../plugins/workflows/import/n8n/expressions.ts'
 import { ExpressionTranslator, type ItemsRef } from '../plugins/workflows/import/n8n/translate.ts';
 import { jsonBody } from '../plugins/workflows/import/n8n/json-body.ts';
 import { importN8n } from '../plugins/workflows/import/n8n.ts';
+import { IMPLEMENTED, NOT_IMPLEMENTED } from '../plugins/workflows/import/n8n/extensions.ts';
 
 /** n8n expressions parsed with acorn, never evaluated: references, computing ones, what cannot be carried over. */
 const ITEMS: Record<string, ItemsRef> = { Webhook: { path: 'webhook.output', single: true }, Lines: { path: 'lines.output', single: false } };
@@ -29,7 +30,7 @@ test('references become templates: the item, the first input item, a paired elem
   t.deepEqual(item.computing, []);
 });
 
-test('a computing expression is collected for the generated code step; $env, $now and DateTime cannot be carried over; bad syntax is a problem', (t) => {
+test('a computing expression is collected for the generated code step; $env, $jmespath and $execution.mode cannot be carried over; bad syntax is a problem', (t) => {
   const tr = translator('item');
   t.is(tr.value('={{ $json.price * $json.qty }}'), '{{calc.output[$index].e0}}');
   t.is(tr.value("=Total: {{ $('Lines').all().length + 1 }}"), 'Total: {{calc.output[$index].e1}}');
@@ -40,19 +41,86 @@ test('a computing expression is collected for the generated code step; $env, $no
   t.deepEqual(tr.problems, []);
   const blocked = translator('item');
   blocked.value('={{ $env.API_KEY }}');
-  blocked.value('={{ $now.toISO() }}');
-  blocked.value('={{ DateTime.now() }}');
+  blocked.value('={{ $jmespath($json, "a.b") }}');
+  blocked.value('={{ $execution.mode }}');
   blocked.value('={{ $json.a + }}');
   blocked.value("={{ $('Nowhere').item.json.x }}");
   t.is(blocked.problems.length, 5);
   t.regex(blocked.problems[0], /reads \$env/);
-  t.regex(blocked.problems[1], /uses \$now/);
-  t.regex(blocked.problems[2], /uses DateTime/);
+  t.regex(blocked.problems[1], /uses \$jmespath/);
+  t.regex(blocked.problems[2], /uses \$execution\.mode/);
   t.regex(blocked.problems[3], /does not parse/);
   t.regex(blocked.problems[4], /'Nowhere', which is not in the export/);
   t.deepEqual(blocked.computing, []);
   t.like(parseExpression('$json.a; $json.b'), { kind: 'invalid' });
   t.like(parseExpression('(() => { while (true) {} })()'), { kind: 'computing' }, 'parsed, never run');
+});
+
+test("the dialect's variables carry over: $now, $today, DateTime, $itemIndex, $runIndex, $workflow, $execution.id; $workflow.name and .active are reported as they differ", (t) => {
+  const tr = translator('item');
+  const sources = ['$now.toISO()', "$today.startOf('month').toFormat('yyyy-MM-dd')", "DateTime.fromISO($json.at).setZone('UTC').hour", 'Duration.fromObject({ hours: 1 }).as("minutes")', '$itemIndex + 1', '$runIndex * 10', '$workflow.id', '$execution.id', '$workflow.name', '$workflow.active'];
+  sources.forEach((source, i) => t.is(tr.value(`={{ ${source} }}`), `{{calc.output[$index].e${i}}}`, source));
+  t.deepEqual(tr.problems, []);
+  t.deepEqual(tr.computing.map((c) => c.source), sources);
+  t.deepEqual(tr.approx, ["$workflow.name is the workflow's name when it was imported", '$workflow.active is true when the run comes from a binding (a deployment with its trigger), false otherwise']);
+  t.deepEqual(parseExpression('$workflow.id + $now.toISO()'), { kind: 'computing', source: '$workflow.id + $now.toISO()', code: '$workflow.id + $now.toISO()', nodes: [], blocked: [], unsupported: [], approx: [] });
+  for (const bad of ['$workflow.settings', '$execution.customData.get("a")', '$execution["resumeUrl"]']) t.deepEqual((parseExpression(bad) as { blocked: string[] }).blocked.length, 1, bad);
+});
+
+test('n8n data transformation functions: each implemented one is rewritten for the dialect, natives are left alone, an unimplemented one is unmapped by name', (t) => {
+  for (const name of IMPLEMENTED) {
+    const tr = translator('first');
+    tr.value(`={{ $json.v.${name}('x') }}`);
+    t.deepEqual(tr.computing, [{ key: 'e0', source: `$__ext($json.v, "${name}", ['x'])`, nodes: [], shown: `$json.v.${name}('x')` }], name);
+  }
+  const code = (source: string) => (parseExpression(source) as { code: string }).code;
+  t.is(code("$json.tags.unique().first().toUpperCase() + $json.n.round(2)"), '$__ext($__ext($json.tags, "unique", []), "first", []).toUpperCase() + $__ext($json.n, "round", [2])');
+  t.is(code('$json.items.map((i) => i.price.toNumber()).sum()'), '$__ext($json.items.map((i) => $__ext(i.price, "toNumber", [])), "sum", [])');
+  t.is(code("$json.a?.isEmpty() ?? $json.b.c?.d.format('yyyy')"), '$__ext($json.a, "isEmpty", [], true) ?? $__ext($json.b.c?.d, "format", [\'yyyy\'], true)');
+  t.is(code('(0, $json.a).isEmpty() || $json.b.append((1, 2))'), '$__ext((0, $json.a), "isEmpty", []) || $__ext($json.b, "append", [(1, 2)])');
+  const native = "$json.list.includes('a') && 'a,b'.split(',').join('-') && $input.first().json.x && $('Lines').last().json.y && Math.round(Math.max(1, 2)) && Object.keys($json).length";
+  t.is(code(native), native, 'natives, namespaces and item accessors are left alone');
+  const tr = translator('item');
+  t.is(tr.value('={{ $json.name.toTitleCase() }} and {{ $json.body.hash("sha256") }}'), '{{}} and {{}}');
+  t.is(tr.problems.length, 2);
+  t.regex(tr.problems[0], /calls n8n's \.toTitleCase\(\), which the n8n code dialect here does not implement/);
+  t.regex(tr.problems[1], /\.hash\(\)/);
+  t.deepEqual(tr.computing, []);
+  for (const name of NOT_IMPLEMENTED) t.false(IMPLEMENTED.has(name), name);
+});
+
+test('an import tells the dialect the zone, the workflow name and, in a loop body, the iteration as $runIndex', (t) => {
+  const set = (name: string, value: string) => ({ name, type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { assignments: { assignments: [{ name: 'v', type: 'string', value }] } } });
+  const out = importN8n({
+    name: 'Orders', settings: { timezone: 'Europe/Paris' },
+    nodes: [
+      { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
+      { name: 'Loop', type: 'n8n-nodes-base.splitInBatches', typeVersion: 3, parameters: { batchSize: 2 } },
+      set('In loop', '={{ $runIndex }}'),
+      { name: 'Code', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [{ json: { run: $runIndex, at: $now.toISO(), wf: $workflow.name } }];' } },
+      set('After', '={{ $json.email.isNotEmpty() }}'),
+      set('Bad', '={{ $json.body.base64Decode() }}'),
+    ],
+    connections: {
+      Start: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
+      Loop: { main: [[{ node: 'After', type: 'main', index: 0 }], [{ node: 'In loop', type: 'main', index: 0 }]] },
+      'In loop': { main: [[{ node: 'Code', type: 'main', index: 0 }]] },
+      Code: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
+      After: { main: [[{ node: 'Bad', type: 'main', index: 0 }]] },
+    },
+  }, undefined);
+  const steps = Object.fromEntries(out.steps.map((s) => [s.id, s]));
+  t.like(steps.in_loop_expressions.config, { code: 'return { e0: ($runIndex) };', input: { zone: 'Europe/Paris', workflow: { name: 'Orders' }, run_index: '{{loop.output.iteration}}' } });
+  t.like(steps.code.config, { input: { zone: 'Europe/Paris', workflow: { name: 'Orders' }, run_index: '{{loop.output.iteration}}' } });
+  t.like(steps.after_expressions.config, { code: 'return { e0: ($__ext($json.email, "isNotEmpty", [])) };', input: { zone: 'Europe/Paris', workflow: { name: 'Orders' } } });
+  t.false('run_index' in (steps.after_expressions.config as { input: object }).input, 'after the loop: run 0');
+  const report = Object.fromEntries(out.report!.map((r) => [r.source, r]));
+  t.is(report['In loop'].status, 'mapped');
+  t.is(report.After.status, 'mapped');
+  t.is(report.Code.status, 'approximated');
+  t.deepEqual(report.Code.notes, ["$workflow.name is the workflow's name when it was imported"]);
+  t.is(report.Bad.status, 'unmapped');
+  t.regex(report.Bad.notes[0], /\.base64Decode\(\)/);
 });
 
 test('a JSON body with expressions: a whole value keeps its type, one inside a string is interpolated', (t) => {

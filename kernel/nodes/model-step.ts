@@ -17,6 +17,8 @@ export interface NodeRunContext {
   step_id: string;
   entity_id: string;
   workspace_id: string | null;
+  workflow_id?: string | null;
+  binding_id?: string | null;
   attempt?: number;
   owner_id?: string | null;
   engine_node?: string;

@@ -36,7 +36,7 @@ export function codeNodeType(languages: readonly SandboxLanguage[] = SANDBOX_LAN
           type: 'string',
           enum: [...SANDBOX_DIALECTS],
           default: 'plain',
-          description: "What a JavaScript snippet sees besides `input`: `plain` nothing more; `n8n` an n8n Code node's `$json`, `$input`, `$()` and `items`, from an input `{mode: 'all' | 'each', items, item?, origin?, nodes}`, and its answer read as n8n items (a list of `{json}` or objects; the output is the list of their json, one object in mode each).",
+          description: "What a JavaScript snippet sees besides `input`: `plain` nothing more; `n8n` an n8n Code node's `$json`, `$input`, `$()`, `items`, Luxon's `DateTime` with `$now` and `$today` (in the input's `zone`), `$itemIndex`, `$runIndex`, `$workflow` and `$execution` (the run's ids) and n8n's data transformation functions (for imported expressions), from an input `{mode: 'all' | 'each', items, item?, index?, origin?, nodes, zone?, run_index?, workflow?}`, and its answer read as n8n items (a list of `{json}` or objects; the output is the list of their json, one object in mode each).",
           examples: ['plain'],
         },
         input: {

@@ -1,7 +1,7 @@
 import type { Context, Service } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
 import { interruptibleNodeService } from '../../kernel/nodes/interruptible.ts';
-import { NodeStepError, requireContext } from '../../kernel/nodes/model-step.ts';
+import { NodeStepError, requireContext, type NodeRunContext } from '../../kernel/nodes/model-step.ts';
 import { SANDBOX_CANCEL_EVENT, SANDBOX_RUN_ACTION, type SandboxDialect, type SandboxLanguage, type SandboxRunParams, type SandboxRunResult } from '../../kernel/sandbox-contract.ts';
 import { codeNodeType, configuredLanguages } from './declaration.ts';
 
@@ -31,6 +31,18 @@ function n8nItems(result: unknown, each: boolean): unknown {
 
 type CodeParams = { config: CodeConfig; input?: unknown; context?: unknown };
 
+/**
+ * An n8n dialect input with what only the run knows: `$workflow.id` (the run's workflow),
+ * `$workflow.active` (whether the run comes from a binding, a deployment with a live trigger)
+ * and `$execution.id` (the run's id). An input that is not an object is left as it is.
+ */
+function withRun(input: unknown, context: NodeRunContext): unknown {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  const given = (input as { workflow?: unknown }).workflow;
+  const workflow = given !== null && typeof given === 'object' && !Array.isArray(given) ? given : {};
+  return { ...input, workflow: { ...workflow, id: context.workflow_id ?? null, active: typeof context.binding_id === 'string' && context.binding_id !== '' }, execution: { id: context.run_id || null } };
+}
+
 /** One snippet run; an abort of `signal` (a run interrupt) cancels it in the sandbox at once. */
 async function runCode(ctx: Context<CodeParams>, signal: AbortSignal): Promise<unknown> {
   const { config } = ctx.params;
@@ -39,11 +51,12 @@ async function runCode(ctx: Context<CodeParams>, signal: AbortSignal): Promise<u
   const cancel = (): void => void Promise.resolve(ctx.broadcast(SANDBOX_CANCEL_EVENT, { execution_id: executionId })).catch(() => undefined);
   signal.addEventListener('abort', cancel, { once: true });
   try {
+    const given = 'input' in config ? config.input : (ctx.params.input ?? null);
     const params: SandboxRunParams = {
       language: config.language ?? 'javascript',
       code: config.code,
       dialect: config.dialect ?? 'plain',
-      input: 'input' in config ? config.input : (ctx.params.input ?? null),
+      input: config.dialect === 'n8n' ? withRun(given, context) : given,
       execution_id: executionId,
       entity_id: context.entity_id,
       ...(typeof config.timeout === 'number' && config.timeout > 0 ? { timeout_ms: Math.ceil(config.timeout * 1000) } : {}),

@@ -31,6 +31,18 @@ for (const file of readdirSync(join(import.meta.dirname, 'fixtures')).filter((f)
   });
 }
 
+test.serial('the n8n dialect gets $workflow.id and $execution.id from the run, $workflow.name from the input, and is not active without a binding', async (t) => {
+  const wf = await k.createWorkflow('owner-token', {
+    name: `code ${++n}`,
+    steps: codeStep({ dialect: 'n8n', input: { mode: 'all', items: [], workflow: { name: 'Orders', id: 'forged' }, execution: { id: 'forged' } }, code: 'return [{ w: $workflow, e: $execution.id }];' }),
+  });
+  const started = await k.call(`/api/v1/workflows/${wf.id}/run`, { method: 'POST', token: 'owner-token', json: { input: {} } });
+  t.is(started.status, 202, started.text);
+  const done = await runUntil(k, 'owner-token', started.body.run_id, ['completed', 'failed'], 60_000);
+  t.is(done.status, 'completed', JSON.stringify(done.error));
+  t.deepEqual(receipt(done, 'code').output, [{ w: { id: wf.id, name: 'Orders', active: false }, e: started.body.run_id }]);
+});
+
 test.serial('a syntax error fails the step with SANDBOX_ERR_SYNTAX and the line', async (t) => {
   const done = await run(codeStep({ code: 'const a = 1;\nreturn a +;' }));
   t.is(done.status, 'failed');

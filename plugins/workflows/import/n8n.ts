@@ -2,7 +2,7 @@ import {
   buildDefinition, ImportError, record, stepIdFor, str, titleOf, unmappedNode,
   type ImportedDefinition, type ImportReportEntry, type ImportWarning, type MappedNode,
 } from './graph.ts';
-import type { N8nNode, NodeCtx, NodeMapping } from './n8n/context.ts';
+import type { DialectInput, N8nNode, NodeCtx, NodeMapping } from './n8n/context.ts';
 import { readEdges, type Edge } from './n8n/edges.ts';
 import * as data from './n8n/map-data.ts';
 import * as flow from './n8n/map-flow.ts';
@@ -54,6 +54,7 @@ export function importN8n(input: unknown, name: string | undefined): ImportedDef
   const warnings: ImportWarning[] = [];
   const { outEdges, inEdges } = readEdges(doc.connections, (n) => byName.has(n), warnings);
   const zone = str(record(doc.settings).timezone) || 'UTC';
+  const title = titleOf(name, doc.name, 'n8n');
   const taken = new Set<string>();
   const idOf = new Map(nodes.map((n) => [n.name, stepIdFor(n.name, taken)]));
   const hasEntry = nodes.some((n) => ENTRY_TYPES.has(shortOf(n.type)) && !n.disabled);
@@ -93,6 +94,11 @@ export function importN8n(input: unknown, name: string | undefined): ImportedDef
     return edges.filter((e) => !body.has(e.from));
   };
 
+  // $runIndex of a node in a Loop Over Items body: the loop's iteration (n8n runs the body's nodes once per batch)
+  const loopOf = new Map<string, string>();
+  for (const loop of nodes.filter((x) => shortOf(x.type) === 'splitInBatches' && !x.disabled)) for (const n of loopBody(loop.name)) if (!loopOf.has(n)) loopOf.set(n, loop.name);
+  const dialectOf = (n: string): DialectInput => ({ zone, workflow: { name: title }, ...(loopOf.has(n) ? { run_index: `{{${idOf.get(loopOf.get(n)!)}.output.iteration}}` } : {}) });
+
   const mappings = new Map<string, NodeMapping>();
   /** an error output whose edges are left out, by node */
   const dropped = new Map<string, number | undefined>();
@@ -115,7 +121,7 @@ export function importN8n(input: unknown, name: string | undefined): ImportedDef
     const input = inputOf(n);
     const short = shortOf(node.type);
     const ctx: NodeCtx = {
-      node, short, id, input, zone,
+      node, short, id, input, zone, dialect: dialectOf(n),
       version: typeof node.typeVersion === 'number' ? node.typeVersion : 1,
       p: record(node.parameters),
       inputs: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => {
@@ -177,7 +183,7 @@ export function importN8n(input: unknown, name: string | undefined): ImportedDef
       const codeId = codeIds.get(node.name)!;
       // values a node reads per item (a condition's operands) come from a code step run once per item
       if (tr.perItem) m.config.operands = `{{${codeId}.output}}`;
-      mapped.push(generatedCode(codeKey(node.name), codeId, node, tr, tr.perItem ? 'item' : translatorMode(m), inputOf(node.name), (other) => (byName.has(other) ? itemsAt(other, 0) : undefined)));
+      mapped.push(generatedCode(codeKey(node.name), codeId, node, tr, tr.perItem ? 'item' : translatorMode(m), inputOf(node.name), (other) => (byName.has(other) ? itemsAt(other, 0) : undefined), dialectOf(node.name)));
       notes.push(`computing expressions moved to the generated code step '${codeId}' (n8n dialect): ${tr.computing.map((c) => `{{ ${(c.shown ?? c.source).slice(0, 120)} }}`).join(', ')}`);
     }
     if (m.problems.length) mapped.push({ ...unmappedNode('n8n', node.name, node.name, node.type, outputs), id });
@@ -188,7 +194,7 @@ export function importN8n(input: unknown, name: string | undefined): ImportedDef
     if (status !== 'mapped') warnings.push({ source: node.name, message: `${status}: ${notes.join('; ')}` });
   }
   if (doc.pinData && typeof doc.pinData === 'object') warnings.push({ source: 'pinData', message: 'pinned data is not imported' });
-  const built = buildDefinition('n8n', titleOf(name, doc.name, 'n8n'), 'Imported from an n8n workflow export.', mapped, warnings);
+  const built = buildDefinition('n8n', title, 'Imported from an n8n workflow export.', mapped, warnings);
   return { ...built, report, credentials, variables };
 }
 
@@ -197,13 +203,13 @@ function translatorMode(m: NodeMapping): 'item' | 'first' {
 }
 
 /** The code step computing a node's computing expressions: once per item (item mode) or once (first item). */
-function generatedCode(key: string, id: string, node: N8nNode, tr: ExpressionTranslator, mode: 'item' | 'first', input: ItemsRef | undefined, nodeItems: (name: string) => ItemsRef | undefined): MappedNode {
+function generatedCode(key: string, id: string, node: N8nNode, tr: ExpressionTranslator, mode: 'item' | 'first', input: ItemsRef | undefined, nodeItems: (name: string) => ItemsRef | undefined, dialect: DialectInput): MappedNode {
   const items = itemsValue(input);
   const nodes = Object.fromEntries(tr.computing.flatMap((c) => c.nodes).map((n) => [n, itemsValue(nodeItems(n))]));
   const values = tr.computing.map((c) => `${c.key}: (${c.source})`).join(', ');
   const config =
     mode === 'item'
-      ? { each: items, dialect: 'n8n', code: `return { ${values} };`, input: { mode: 'each', item: '{{item}}', index: '{{item_index}}', origin: '{{item_origin}}', items, nodes } }
-      : { dialect: 'n8n', code: `return [{ ${values} }];`, input: { mode: 'all', items, nodes } };
+      ? { each: items, dialect: 'n8n', code: `return { ${values} };`, input: { mode: 'each', item: '{{item}}', index: '{{item_index}}', origin: '{{item_origin}}', items, nodes, ...dialect } }
+      : { dialect: 'n8n', code: `return [{ ${values} }];`, input: { mode: 'all', items, nodes, ...dialect } };
   return { key, id, name: `${node.name} (expressions)`.slice(0, 200), source_type: node.type, type: 'code', config, outputs: [[node.name]] };
 }

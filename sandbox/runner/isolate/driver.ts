@@ -19,6 +19,7 @@ const KEEPS_ISOLATE = new Set(['SANDBOX_ERR_SYNTAX', 'SANDBOX_ERR_RUNTIME', 'SAN
 export class IsolateDriver implements SandboxDriver {
   readonly languages = ['javascript'] as const;
   private readonly pool: IsolatePool;
+  private readonly preludes = new WeakMap<ivm.Isolate, ivm.Script>();
 
   constructor(warmIsolates: number, private readonly memoryMb: number) {
     this.pool = new IsolatePool(warmIsolates, memoryMb);
@@ -36,6 +37,7 @@ export class IsolateDriver implements SandboxDriver {
     try {
       if (run.signal.aborted) throw stopError(run.signal.reason as StopReason, run);
       context = await lease.isolate.createContext();
+      if (dialect.prelude) await (await this.prelude(lease, dialect.prelude)).run(context, { timeout: run.timeoutMs });
       const runJson = `{"max_output":${run.maxOutputBytes},"input":${run.inputJson}}`;
       const script = await this.compile(lease, runSource(run.code, dialect, runJson), { filename: CODE_FILE, lineOffset: -1 });
       const answer: unknown = await script.run(context, { timeout: run.timeoutMs, promise: true });
@@ -53,6 +55,15 @@ export class IsolateDriver implements SandboxDriver {
       if (keep && !run.signal.aborted) this.pool.give(run.owner, lease);
       else stop();
     }
+  }
+
+  /** A dialect's library script, compiled once per isolate (a warm run only runs it in its fresh context). */
+  private async prelude(lease: Lease, source: () => string): Promise<ivm.Script> {
+    const known = this.preludes.get(lease.isolate);
+    if (known) return known;
+    const script = await lease.isolate.compileScript(source(), { filename: 'prelude.js' });
+    this.preludes.set(lease.isolate, script);
+    return script;
   }
 
   private async compile(lease: Lease, source: string, origin: { filename: string; lineOffset: number }): Promise<ivm.Script> {

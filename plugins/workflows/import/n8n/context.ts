@@ -25,11 +25,21 @@ export interface NodeCtx {
   inputs: (ItemsRef | undefined)[];
   /** the workflow's time zone (settings.timezone, else UTC) */
   zone: string;
+  /** what the n8n dialect's input tells of the run (N8nCodeInput): `zone`, `workflow.name`, `run_index` (a loop's iteration, for a node in its body) */
+  dialect: DialectInput;
   /** the variable holding each credential the node uses, by credential type */
   credentials: Record<string, string>;
   /** a translator for its expressions in this mode (one per node: what it collects decides the node's status) */
   translator(mode: 'item' | 'first'): ExpressionTranslator;
   nodeItems(name: string): ItemsRef | undefined;
+}
+
+/** The run facts of an n8n dialect code step's input (the code node adds the run's ids). */
+export interface DialectInput {
+  zone: string;
+  workflow: { name: string };
+  /** a template of the enclosing loop's iteration */
+  run_index?: string;
 }
 
 /** A node's mapping: our step type and config, where its outputs' items are, and what differs. */

@@ -1,12 +1,15 @@
 import { parseExpressionAt } from 'acorn';
+import { extensionCalls } from './extensions.ts';
 
 /**
  * n8n expressions (`={{ ... }}`), parsed with acorn and never evaluated. A pure reference
  * becomes a template: `$json.x` (the current item), `$input.item.json.x`, `$input.first()`,
  * `$('Node').item.json.y` (the paired element), `.first()`, `.all()`, `$node["Node"].json.y`,
  * `$vars.name` (a workflow variable). Anything else is *computing*: it moves to a generated
- * `code` step in the n8n dialect, unless it reads what that dialect does not offer (`$env`,
- * `$now`, `DateTime`, ...), which leaves it unmapped.
+ * `code` step in the n8n dialect (which has `$now`, `$today`, `DateTime`, `$itemIndex`,
+ * `$runIndex`, `$workflow`, `$execution.id` and the data transformation functions of
+ * extensions.ts), unless it reads what that dialect does not offer (`$env`, `$jmespath`,
+ * `$execution.mode`, an unimplemented function, ...), which leaves it unmapped.
  */
 export type Segment = string | number;
 
@@ -18,13 +21,23 @@ export type Reference =
 
 export type ParsedExpression =
   | { kind: 'reference'; ref: Reference }
-  /** nodes: the `$('Node')` names it reads; blocked: identifiers the n8n code dialect does not have */
-  | { kind: 'computing'; source: string; nodes: string[]; blocked: string[] }
+  /**
+   * nodes: the `$('Node')` names it reads; blocked: identifiers the n8n code dialect does not
+   * have; code: the source to run (data transformation functions rewritten); unsupported: the
+   * n8n functions it calls that are not implemented; approx: what differs here
+   */
+  | { kind: 'computing'; source: string; code: string; nodes: string[]; blocked: string[]; unsupported: string[]; approx: string[] }
   | { kind: 'invalid'; message: string };
 
 /** What the n8n code dialect binds; any other `$name` (or n8n's globals) cannot run there. */
-const DIALECT_NAMES = new Set(['$json', '$input', '$', 'items']);
-const N8N_GLOBALS = new Set(['DateTime', 'Duration', 'Interval', '$jmespath', '$env', '$now', '$today', '$vars', '$execution', '$workflow', '$prevNode', '$runIndex', '$itemIndex', '$node', '$items', '$item', '$parameter', '$position', '$binary', '$secrets']);
+const DIALECT_NAMES = new Set(['$json', '$input', '$', 'items', '$now', '$today', '$itemIndex', '$runIndex', '$workflow', '$execution']);
+const N8N_GLOBALS = new Set(['$jmespath', '$env', '$vars', '$prevNode', '$node', '$items', '$item', '$parameter', '$position', '$binary', '$secrets', '$evaluateExpression', '$ifEmpty', '$if', '$max', '$min']);
+/** The members of `$workflow` and `$execution` the dialect has. */
+const MEMBERS: Record<string, Set<string>> = { $workflow: new Set(['id', 'name', 'active']), $execution: new Set(['id']) };
+const MEMBER_APPROX: Record<string, string> = {
+  '$workflow.name': "$workflow.name is the workflow's name when it was imported",
+  '$workflow.active': '$workflow.active is true when the run comes from a binding (a deployment with its trigger), false otherwise',
+};
 
 type AstNode = { type: string; [key: string]: unknown };
 type Op = { prop: Segment } | { call: string };
@@ -102,11 +115,22 @@ function walk(node: unknown, visit: (n: AstNode) => void): void {
   }
 }
 
-/** The names a computing expression or a Code node's code reads: `$('Node')` targets and identifiers the dialect lacks. */
-export function namesRead(tree: unknown): { nodes: string[]; blocked: string[] } {
+/**
+ * The names a computing expression or a Code node's code reads: `$('Node')` targets,
+ * identifiers and members (`$execution.mode`) the dialect lacks, and what differs (approx).
+ */
+export function namesRead(tree: unknown): { nodes: string[]; blocked: string[]; approx: string[] } {
   const nodes = new Set<string>();
   const blocked = new Set<string>();
+  const approx = new Set<string>();
   walk(tree, (n) => {
+    if (n.type === 'MemberExpression' && (n.object as AstNode).type === 'Identifier' && Object.hasOwn(MEMBERS, (n.object as AstNode).name as string)) {
+      const base = (n.object as AstNode).name as string;
+      const prop = n.property as AstNode;
+      const key = !n.computed && prop.type === 'Identifier' ? prop.name : n.computed && prop.type === 'Literal' ? prop.value : undefined;
+      if (typeof key !== 'string' || !MEMBERS[base].has(key)) blocked.add(typeof key === 'string' ? `${base}.${key}` : `${base}[...]`);
+      else if (MEMBER_APPROX[`${base}.${key}`]) approx.add(MEMBER_APPROX[`${base}.${key}`]);
+    }
     if (n.type === 'CallExpression') {
       const callee = n.callee as AstNode;
       const args = n.arguments as AstNode[];
@@ -114,7 +138,7 @@ export function namesRead(tree: unknown): { nodes: string[]; blocked: string[] }
     }
     if (n.type === 'Identifier' && typeof n.name === 'string' && (N8N_GLOBALS.has(n.name) || (n.name.startsWith('$') && !DIALECT_NAMES.has(n.name)))) blocked.add(n.name);
   });
-  return { nodes: [...nodes], blocked: [...blocked] };
+  return { nodes: [...nodes], blocked: [...blocked], approx: [...approx] };
 }
 
 const MAX_EXPRESSION_CHARS = 10_000;
@@ -133,11 +157,11 @@ export function parseExpression(source: string): ParsedExpression {
   const chain = chainOf(tree);
   const ref = chain ? referenceOf(chain) : undefined;
   if (ref) return { kind: 'reference', ref };
-  return { kind: 'computing', source: text, ...namesRead(tree) };
+  return { kind: 'computing', source: text, ...namesRead(tree), ...extensionCalls(tree, text) };
 }
 
 /** Whether a Code node's JavaScript parses (as an async function body), and the names it reads. */
-export function readCode(code: string): { ok: true; nodes: string[]; blocked: string[] } | { ok: false; message: string } {
+export function readCode(code: string): { ok: true; nodes: string[]; blocked: string[]; approx: string[] } | { ok: false; message: string } {
   try {
     const tree = parseExpressionAt(`(async function () {\n${code}\n})`, 0, { ecmaVersion: 'latest' });
     return { ok: true, ...namesRead(tree) };

@@ -145,13 +145,14 @@ export function code(ctx: NodeCtx): NodeMapping {
   const nodes: Record<string, unknown> = {};
   if (read.ok) {
     if (read.blocked.length) m.problems.push(`the code uses ${read.blocked.join(', ')}, which the n8n code dialect here does not have`);
+    m.approx.push(...read.approx);
     for (const name of read.nodes) nodes[name] = itemsValue(ctx.nodeItems(name));
   } else m.approx.push(`the code does not parse (${read.message}): the step fails as the n8n node would`);
   if (source.includes('{{')) m.approx.push('the code holds {{ }}, which the engine reads as a template before the code runs');
   const items = itemsValue(ctx.input);
   if (p.mode === 'runOnceForEachItem') {
-    m.config = { each: items, dialect: 'n8n', code: source || 'return $json;', input: { mode: 'each', item: '{{item}}', index: '{{item_index}}', origin: '{{item_origin}}', items, nodes } };
-  } else m.config = { dialect: 'n8n', code: source || 'return items;', input: { mode: 'all', items, nodes } };
+    m.config = { each: items, dialect: 'n8n', code: source || 'return $json;', input: { mode: 'each', item: '{{item}}', index: '{{item_index}}', origin: '{{item_origin}}', items, nodes, ...ctx.dialect } };
+  } else m.config = { dialect: 'n8n', code: source || 'return items;', input: { mode: 'all', items, nodes, ...ctx.dialect } };
   return m;
 }
 
@@ -191,12 +192,13 @@ function sortByCode(ctx: NodeCtx): NodeMapping {
   const read = readCode(`(a, b) => { ${source} }`);
   const nodes: Record<string, unknown> = {};
   if (read.ok && read.blocked.length) m.problems.push(`the sort code uses ${read.blocked.join(', ')}, which the n8n code dialect here does not have`);
+  if (read.ok) m.approx.push(...read.approx);
   if (read.ok) for (const name of read.nodes) nodes[name] = itemsValue(ctx.nodeItems(name));
   if (!read.ok) m.approx.push(`the sort code does not parse (${read.message}): the step fails as the n8n node would`);
   if (source.includes('{{')) m.approx.push('the code holds {{ }}, which the engine reads as a template before the code runs');
   // n8n refuses code without a return before it runs: the generated step fails the same way
   const code = /\breturn\b/.test(source) ? `return items.sort((a, b) => {\n${source}\n});` : 'throw new Error("Sort code doesn\'t return. Please add a \'return\' statement to your code");';
-  m.config = { dialect: 'n8n', code, input: { mode: 'all', items: itemsValue(ctx.input), nodes } };
+  m.config = { dialect: 'n8n', code, input: { mode: 'all', items: itemsValue(ctx.input), nodes, ...ctx.dialect } };
   m.approx.push('the compare code runs in the n8n code dialect (a and b are {json} items), in the sandbox');
   return m;
 }

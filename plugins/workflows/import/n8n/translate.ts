@@ -116,6 +116,7 @@ export class ExpressionTranslator {
     }
     const nodes = parsed.kind === 'computing' ? parsed.nodes : parsed.ref.root === 'node' ? [parsed.ref.node] : [];
     const blocked = parsed.kind === 'computing' ? parsed.blocked : [];
+    const unsupported = parsed.kind === 'computing' ? parsed.unsupported : [];
     if (blocked.includes('$env')) {
       this.problems.push(`the expression {{ ${source.trim().slice(0, 200)} }} reads $env: environment variables of the n8n instance are not imported (use a workflow variable)`);
       return undefined;
@@ -124,12 +125,18 @@ export class ExpressionTranslator {
       this.problems.push(`the expression {{ ${source.trim().slice(0, 200)} }} uses ${blocked.join(', ')}, which the n8n code dialect here does not have`);
       return undefined;
     }
+    if (unsupported.length) {
+      this.problems.push(`the expression {{ ${source.trim().slice(0, 200)} }} calls n8n's ${unsupported.map((n) => `.${n}()`).join(', ')}, which the n8n code dialect here does not implement`);
+      return undefined;
+    }
+    if (parsed.kind === 'computing') this.approx.push(...parsed.approx);
     for (const node of nodes) {
       this.reads.add(node);
       if (!this.ctx.nodeItems(node)) this.problems.push(`an expression reads node '${node}', which is not in the export or has no items here`);
     }
     const key = `e${this.computing.length}`;
-    this.computing.push({ key, source: source.trim(), nodes });
+    const code = parsed.kind === 'computing' ? parsed.code : source.trim();
+    this.computing.push({ key, source: code, nodes, ...(code !== source.trim() ? { shown: source.trim() } : {}) });
     return key;
   }
 
