@@ -3,6 +3,7 @@ import { findExecutor } from '../../kernel/executors/registry.ts';
 import { EXECUTOR_SERVICE_PREFIX, JOB_RUN_JOB, type ExecuteAnswer } from '../../kernel/jobs-contract.ts';
 import type { JobQueue, QueueName } from '../../kernel/queue/types.ts';
 import { registerJobHandler } from '../../kernel/queue/dispatch.ts';
+import { deliverablesFailure } from './deliverables.ts';
 import { asCreator, executorJob, executorRun } from './executor-job.ts';
 import type { JobStore } from './store/jobs.ts';
 import type { RunStore } from './store/runs.ts';
@@ -83,12 +84,20 @@ export class RunWorker {
   }
 
   /** Where a poll or an answer leaves the run: still following something, or settled. */
-  async apply(job: Pick<JobRow, 'id' | 'executor'>, run: RunRow, answer: ExecuteAnswer): Promise<void> {
+  async apply(job: JobRow, run: RunRow, answer: ExecuteAnswer): Promise<void> {
     if (answer.status === 'running') {
       await this.deps.runs.started(run.id, answer);
       return;
     }
-    await this.settle(run.id, answer as ExecuteAnswer & { status: 'succeeded' | 'failed' });
+    await this.settle(run.id, await this.checked(job, run, answer as ExecuteAnswer & { status: 'succeeded' | 'failed' }));
+  }
+
+  /** An executor's success holds only when the job's deliverables were written during the run (deliverables.ts), whatever the executor. */
+  private async checked(job: JobRow, run: RunRow, answer: ExecuteAnswer & { status: 'succeeded' | 'failed' }): Promise<ExecuteAnswer & { status: 'succeeded' | 'failed' }> {
+    if (answer.status !== 'succeeded') return answer;
+    const failed = await deliverablesFailure(this.deps.broker, job, run);
+    // the refs (task, workflow run, usage) stay: they show what the run produced
+    return failed ? { ...answer, status: 'failed', error: failed.error, output: answer.output } : answer;
   }
 
   async settle(runId: string, answer: ExecuteAnswer & { status: 'succeeded' | 'failed' }): Promise<void> {
@@ -125,7 +134,7 @@ export class RunWorker {
       this.deps.logger.warn(`polling job run ${run.id} failed: ${(err as Error).message}`);
       return;
     }
-    if (answer.status !== 'running') await this.settle(run.id, answer as ExecuteAnswer & { status: 'succeeded' | 'failed' });
+    if (answer.status !== 'running') await this.settle(run.id, await this.checked(job, run, answer as ExecuteAnswer & { status: 'succeeded' | 'failed' }));
   }
 
   /**
