@@ -2,7 +2,7 @@ import test from 'ava';
 import { useAgentKernel } from '../../../test/helpers/agent-kernel.ts';
 import { eventually } from '../../../test/helpers/eventually.ts';
 
-const EXTRA = [['plugins', 'jobs'], ['plugins', 'scheduler'], ['plugins', 'goals'], ['plugins', 'chat'], ['executors', 'agent'], ['executors', 'workflow'], ['executors', 'goal_measurement'], ['executors', 'workspace_runtime'], ['tools', 'workspace_files'], ['tools', 'schedule_job']] as const;
+const EXTRA = [['plugins', 'jobs'], ['plugins', 'scheduler'], ['plugins', 'goals'], ['plugins', 'chat'], ['plugins', 'notifications'], ['executors', 'agent'], ['executors', 'workflow'], ['executors', 'goal_measurement'], ['executors', 'workspace_runtime'], ['tools', 'workspace_files'], ['tools', 'schedule_job']] as const;
 const kit = useAgentKernel(test, 'jobs_api', { SCHEDULER_SWEEP_SECONDS: '1', JOBS_POLL_SECONDS: '1' }, EXTRA);
 
 const T = 'owner-token';
@@ -216,7 +216,7 @@ test.serial('workspace runtime jobs run the master agent on their own brief', as
   const fired = (await ak.call(`/api/v1/jobs/${job.body.id}/run_now`, { method: 'POST', token: T, json: {} })).body;
   const run = await settledRun(job.body.id, fired.id);
   t.is(run?.status, 'succeeded', JSON.stringify(run?.error));
-  t.regex(run.task.description, /briefing of this workspace since/);
+  t.regex(run.task.description, /briefing of this workspace for the period since/);
   t.is((await ak.call('/api/v1/jobs', { method: 'POST', token: T, json: { name: 'x', executor: 'strategist_review', schedule: { kind: 'every', every_seconds: 86400 } } })).status, 422);
 });
 
