@@ -80,6 +80,8 @@ export interface ExecutorRun {
   started_at: string | null;
   task_id: string | null;
   workflow_run_id: string | null;
+  /** when the job's last successful run started (null: none yet): the period a run looks back to */
+  last_success_at: string | null;
 }
 
 export interface TokenUsage {

@@ -1,43 +1,46 @@
 import { defineExecutor } from '../../kernel/executors/define.ts';
 import { agentTaskOutcome, startAgentTask } from '../../kernel/executors/agent-task.ts';
+import type { ExecutorJob, ExecutorRun } from '../../kernel/jobs-contract.ts';
+import { briefing } from './briefing.ts';
+import { chatInsights } from './chat-insights.ts';
+import { outcomeEvaluation } from './outcome-evaluation.ts';
+import type { RuntimeJob } from './runtime-job.ts';
+import { strategistReview } from './strategist-review.ts';
 
-/** What each workspace runtime job asks of the agent; `since` is the previous slot the run looks back to. */
-const BRIEFS: Record<string, { title: string; description: string; brief: (since: string) => string }> = {
-  strategist_review: {
-    title: 'Strategist review',
-    description: "Reviews the workspace's goals, plans and open work, and proposes what to change.",
-    brief: () =>
-      "Review this workspace as its strategist: its goals and their metrics, the plans in flight and the open tasks. Say which goals are off track and why, what is blocked, and propose the three most useful next steps (create tasks for them with your tools if you can). Report: findings, then proposals.",
-  },
-  briefing: {
-    title: 'Briefing',
-    description: 'Writes a briefing of what happened in the workspace since the last one.',
-    brief: (since) => `Write a short briefing of this workspace since ${since}: tasks completed, failed and waiting on someone, decisions made, and what needs attention next. Use your tools to look; do not guess. Report: the briefing in Markdown.`,
-  },
-  outcome_evaluation: {
-    title: 'Outcome evaluation',
-    description: 'Evaluates the outcomes of the work finished since the last evaluation.',
-    brief: (since) => `Evaluate the outcomes of the tasks of this workspace completed since ${since}: for each, did the result meet what the task asked for? Note the ones that did not and why. Report: a list of task, verdict (met / partly / not met) and reason.`,
-  },
-  chat_insight_extraction: {
-    title: 'Chat insight extraction',
-    description: "Extracts durable insights (facts, preferences, decisions) from the workspace's recent conversations.",
-    brief: (since) => `Read this workspace's conversations since ${since} and extract durable insights: facts about the business, preferences of the people, decisions taken, lessons learned. Only what is stated, never guessed. Report: one line per insight, with its kind (fact, preference, decision, learning).`,
-  },
-};
+/**
+ * The workspace runtime jobs (see README.md): each reads the workspace's records for the period
+ * since the job's last successful run (the first run: the day before its slot), hands them to
+ * the agent (the job's, else the workspace master) on a task, and stores what the agent answered
+ * where a person looks for it.
+ */
+const FIRST_LOOKBACK_MS = 24 * 3600_000;
 
-const DAY = 24 * 3600_000;
+const sinceOf = (run: ExecutorRun): Date => (run.last_success_at ? new Date(run.last_success_at) : new Date(Date.parse(run.scheduled_for) - FIRST_LOOKBACK_MS));
+const titleOf = (r: RuntimeJob, job: ExecutorJob): string => `${r.title}: ${job.name}`;
+type InWorkspace = ExecutorJob & { workspace_id: string };
 
-export default Object.entries(BRIEFS).map(([name, b]) =>
-  defineExecutor(
-    { name, description: b.description, queue: 'celery', needs_prompt: false, requires: ['workspace_id'], restartable: false },
+function executor(r: RuntimeJob) {
+  return defineExecutor(
+    { name: r.name, description: r.description, queue: 'celery', needs_prompt: false, requires: ['workspace_id'], restartable: false },
     {
-      execute: (ctx, job, run) => {
-        const since = new Date(Date.parse(run.scheduled_for) - DAY).toISOString();
-        const brief = b.brief(since) + (job.payload_message ? `\n\nAlso: ${job.payload_message}` : '');
-        return startAgentTask(ctx, job, run, brief, { title: `${b.title}: ${job.name}` });
+      async execute(ctx, job, run) {
+        const brief = await r.brief(ctx, job as InWorkspace, sinceOf(run), titleOf(r, job));
+        if ('nothing' in brief) return { status: 'succeeded', output: { note: brief.nothing } };
+        const prompt = brief.prompt + (job.payload_message ? `\n\nAlso: ${job.payload_message}` : '');
+        return startAgentTask(ctx, job, run, prompt, { title: titleOf(r, job) });
       },
-      poll: async (ctx, job, run) => (await agentTaskOutcome(ctx, job, run)).answer,
+      async poll(ctx, job, run) {
+        const { answer, report } = await agentTaskOutcome(ctx, job, run);
+        if (answer.status !== 'succeeded') return answer;
+        try {
+          return { ...answer, ...(await r.persist(ctx, job as InWorkspace, run, report, sinceOf(run), titleOf(r, job))) };
+        } catch (err) {
+          // the agent's work is done; what could not be stored is said, not retried into duplicates
+          return { ...answer, status: 'failed', output: { report: report?.slice(0, 20_000) ?? null }, error: { code: 'RESULT_NOT_STORED', message: `The agent finished, but its result could not be stored: ${(err as Error).message}`.slice(0, 2000) } };
+        }
+      },
     },
-  ),
-);
+  );
+}
+
+export default [strategistReview, briefing, outcomeEvaluation, chatInsights].map(executor);

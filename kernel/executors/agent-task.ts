@@ -48,29 +48,8 @@ export interface AgentTaskOutcome {
   report: string | null;
 }
 
-/** Which deliverables are not in the job's workspace now. */
-async function missingDeliverables(ctx: Context, job: ExecutorJob): Promise<string[]> {
-  const folders = new Map<string, string[]>();
-  for (const path of job.deliverables) {
-    const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
-    folders.set(dir, [...(folders.get(dir) ?? []), path]);
-  }
-  const missing: string[] = [];
-  for (const [dir, paths] of folders) {
-    const listed = await ctx
-      .call<{ items: { path: string }[] }, unknown>('tool.workspace_files.execute', {
-        arguments: dir ? { op: 'list', path: dir } : { op: 'list' },
-        context: { entity_id: job.entity_id, user_id: job.created_by, workspace_id: job.workspace_id },
-      })
-      .catch(() => ({ items: [] as { path: string }[] }));
-    const present = new Set(listed.items.map((i) => i.path));
-    missing.push(...paths.filter((p) => !present.has(p)));
-  }
-  return missing;
-}
-
 /** Where the job run's task stands: running, or settled with the agent run's usage and report. */
-export async function agentTaskOutcome(ctx: Context, job: ExecutorJob, run: ExecutorRun): Promise<AgentTaskOutcome> {
+export async function agentTaskOutcome(ctx: Context, _job: ExecutorJob, run: ExecutorRun): Promise<AgentTaskOutcome> {
   if (!run.task_id) return { answer: failed('NO_TASK', 'The run has no task to follow.'), report: null };
   let task: { status: string };
   try {
@@ -88,7 +67,5 @@ export async function agentTaskOutcome(ctx: Context, job: ExecutorJob, run: Exec
     const message = agentRun?.error?.message ?? `The task ended ${task.status}.`;
     return { answer: { ...refs, ...failed(agentRun?.error?.code ?? `TASK_${task.status.toUpperCase()}`, message) }, report };
   }
-  const missing = await missingDeliverables(ctx, job);
-  if (missing.length) return { answer: { ...refs, ...failed('DELIVERABLE_MISSING', `The agent finished, but these files are not in the workspace: ${missing.join(', ')}.`) }, report };
   return { answer: { ...refs, status: 'succeeded', output: { report: report?.slice(0, 20_000) ?? null } }, report };
 }

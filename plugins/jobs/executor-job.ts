@@ -14,7 +14,7 @@ export function executorJob(row: JobRow): ExecutorJob {
   };
 }
 
-export function executorRun(row: RunRow): ExecutorRun {
+export function executorRun(row: RunRow, lastSuccessAt: Date | null = null): ExecutorRun {
   return {
     id: row.id,
     scheduled_for: new Date(row.scheduled_for).toISOString(),
@@ -23,6 +23,7 @@ export function executorRun(row: RunRow): ExecutorRun {
     started_at: row.started_at ? new Date(row.started_at).toISOString() : null,
     task_id: row.task_id,
     workflow_run_id: row.workflow_run_id,
+    last_success_at: lastSuccessAt ? new Date(lastSuccessAt).toISOString() : null,
   };
 }
 

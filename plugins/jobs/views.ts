@@ -62,6 +62,7 @@ export function runView(row: RunRow) {
     usage: row.usage,
     error: row.error,
     detail: row.detail,
+    output: row.output ?? null,
     task_id: row.task_id,
     workflow_run_id: row.workflow_run_id,
   };
@@ -142,6 +143,7 @@ export const RUN_SCHEMA = {
     usage: nullable({ type: 'object' }),
     error: nullable({ type: 'object' }),
     detail: nullable({ type: 'object' }),
+    output: { description: "What the run produced, as its executor answered it (an agent's report, a workflow's output); null until it ends." },
     task_id: nullable(uuid),
     workflow_run_id: nullable(str),
   },

@@ -3,6 +3,7 @@ import { findExecutor } from '../../kernel/executors/registry.ts';
 import { EXECUTOR_SERVICE_PREFIX, JOB_RUN_JOB, type ExecuteAnswer } from '../../kernel/jobs-contract.ts';
 import type { JobQueue, QueueName } from '../../kernel/queue/types.ts';
 import { registerJobHandler } from '../../kernel/queue/dispatch.ts';
+import { deliverablesFailure } from './deliverables.ts';
 import { asCreator, executorJob, executorRun } from './executor-job.ts';
 import type { JobStore } from './store/jobs.ts';
 import type { RunStore } from './store/runs.ts';
@@ -75,7 +76,8 @@ export class RunWorker {
   private async execute(job: JobRow, run: RunRow): Promise<ExecuteAnswer> {
     if (!findExecutor(this.deps.broker, job.executor)) return failure('EXECUTOR_NOT_LOADED', `No executor '${job.executor}' is loaded now.`);
     try {
-      return await this.deps.broker.call<ExecuteAnswer, unknown>(`${EXECUTOR_SERVICE_PREFIX}${job.executor}.execute`, { job: executorJob(job), run: executorRun(run) }, asCreator(job));
+      const since = await this.deps.runs.lastSuccessAt(job.id, run.id);
+      return await this.deps.broker.call<ExecuteAnswer, unknown>(`${EXECUTOR_SERVICE_PREFIX}${job.executor}.execute`, { job: executorJob(job), run: executorRun(run, since) }, asCreator(job));
     } catch (err) {
       const e = err as { type?: string; message?: string };
       return failure(e.type ?? 'EXECUTOR_FAILED', e.message ?? 'The executor failed.');
@@ -83,12 +85,20 @@ export class RunWorker {
   }
 
   /** Where a poll or an answer leaves the run: still following something, or settled. */
-  async apply(job: Pick<JobRow, 'id' | 'executor'>, run: RunRow, answer: ExecuteAnswer): Promise<void> {
+  async apply(job: JobRow, run: RunRow, answer: ExecuteAnswer): Promise<void> {
     if (answer.status === 'running') {
       await this.deps.runs.started(run.id, answer);
       return;
     }
-    await this.settle(run.id, answer as ExecuteAnswer & { status: 'succeeded' | 'failed' });
+    await this.settle(run.id, await this.checked(job, run, answer as ExecuteAnswer & { status: 'succeeded' | 'failed' }));
+  }
+
+  /** An executor's success holds only when the job's deliverables were written during the run (deliverables.ts), whatever the executor. */
+  private async checked(job: JobRow, run: RunRow, answer: ExecuteAnswer & { status: 'succeeded' | 'failed' }): Promise<ExecuteAnswer & { status: 'succeeded' | 'failed' }> {
+    if (answer.status !== 'succeeded') return answer;
+    const failed = await deliverablesFailure(this.deps.broker, job, run);
+    // the refs (task, workflow run, usage) stay: they show what the run produced
+    return failed ? { ...answer, status: 'failed', error: failed.error, output: answer.output } : answer;
   }
 
   async settle(runId: string, answer: ExecuteAnswer & { status: 'succeeded' | 'failed' }): Promise<void> {
@@ -112,20 +122,31 @@ export class RunWorker {
     if (next) await this.enqueue(next);
   }
 
-  /** Asks the executor where a run that follows something stands (settled event, or the sweeper). */
-  async poll(run: RunRow): Promise<void> {
-    const job = await this.deps.sql.one<JobRow>('SELECT * FROM jobs WHERE id = $1', [run.job_id]);
-    if (!job || run.status !== 'running') return;
+  /**
+   * Asks the executor where a run that follows something stands (settled event, or the
+   * sweeper). One poll at a time per run (a lease, renewed meanwhile): an executor's poll may
+   * write what the run produced (comments, notifications), which must not happen twice.
+   */
+  async poll(candidate: RunRow): Promise<void> {
+    const job = await this.deps.sql.one<JobRow>('SELECT * FROM jobs WHERE id = $1', [candidate.job_id]);
+    if (!job || candidate.status !== 'running') return;
     const service = `${EXECUTOR_SERVICE_PREFIX}${job.executor}`;
     if (!findExecutor(this.deps.broker, job.executor)) return; // back later: the sweeper asks again
+    const run = await this.deps.runs.claimPoll(candidate.id, this.deps.leaseSeconds);
+    if (!run) return; // another poll holds it, or it ended
+    const renew = setInterval(() => void this.deps.runs.renewLease(run.id, this.deps.leaseSeconds).catch(() => undefined), Math.max(250, (this.deps.leaseSeconds * 1000) / 3));
     let answer: ExecuteAnswer;
     try {
-      answer = await this.deps.broker.call<ExecuteAnswer, unknown>(`${service}.poll`, { job: executorJob(job), run: executorRun(run) }, asCreator(job));
+      const since = await this.deps.runs.lastSuccessAt(job.id, run.id);
+      answer = await this.deps.broker.call<ExecuteAnswer, unknown>(`${service}.poll`, { job: executorJob(job), run: executorRun(run, since) }, asCreator(job));
     } catch (err) {
       this.deps.logger.warn(`polling job run ${run.id} failed: ${(err as Error).message}`);
-      return;
+      answer = { status: 'running' };
+    } finally {
+      clearInterval(renew);
     }
-    if (answer.status !== 'running') await this.settle(run.id, answer as ExecuteAnswer & { status: 'succeeded' | 'failed' });
+    if (answer.status === 'running') await this.deps.runs.releasePoll(run.id);
+    else await this.settle(run.id, await this.checked(job, run, answer as ExecuteAnswer & { status: 'succeeded' | 'failed' }));
   }
 
   /**

@@ -3,13 +3,27 @@ import { JOBS_FIRE_DUE_ACTION, JOBS_NEXT_DUE_ACTION, JOBS_RECOVER_ACTION } from 
 
 export type Logger = { warn(...args: unknown[]): void; info(...args: unknown[]): void; debug(...args: unknown[]): void };
 
+/** Time and timers (the real ones by default; tests pass a controllable clock). */
+export interface SchedulerClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const REAL_CLOCK: SchedulerClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 export interface SchedulerOptions {
-  broker: ServiceBroker;
+  broker: Pick<ServiceBroker, 'call'>;
   tickSeconds: number;
   sweepSeconds: number;
   logger: Logger;
   /** due jobs taken per pass */
   batch?: number;
+  clock?: SchedulerClock;
 }
 
 interface FireAnswer {
@@ -29,8 +43,10 @@ interface FireAnswer {
  * recovers runs (`jobs.recover`). Passes never overlap in one process.
  */
 export class Scheduler {
-  private timer?: NodeJS.Timeout;
+  private timer?: unknown;
+  /** when the pending timer fires; Infinity when none is pending */
   private armedFor = Infinity;
+  private readonly clock: SchedulerClock;
   private sweepTimer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
@@ -39,7 +55,9 @@ export class Scheduler {
   readonly fired: FireAnswer['runs'][] = [];
   readonly passes: Pick<FireAnswer, 'claimed' | 'claim_ms' | 'enqueue_ms'>[] = [];
 
-  constructor(private readonly opts: SchedulerOptions) {}
+  constructor(private readonly opts: SchedulerOptions) {
+    this.clock = opts.clock ?? REAL_CLOCK;
+  }
 
   start(): void {
     void this.pass();
@@ -56,7 +74,7 @@ export class Scheduler {
 
   stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     clearTimeout(this.sweepTimer);
     return this.running ?? Promise.resolve();
   }
@@ -64,8 +82,7 @@ export class Scheduler {
   /** A job changed somewhere: fire sooner when its next fire comes before the armed one. */
   jobsChanged(nextRunAt: string | null): void {
     if (!nextRunAt || this.stopped) return;
-    const at = Date.parse(nextRunAt);
-    if (at < this.armedFor) this.arm(at);
+    this.armNoLaterThan(Date.parse(nextRunAt));
   }
 
   /** One pass now (the timer's, the tick's; tests call it). Resolves when it and any pass it asked for are done. */
@@ -81,7 +98,7 @@ export class Scheduler {
       } while (this.again && !this.stopped);
       await this.rearm().catch((err) => {
         this.opts.logger.warn(`scheduler could not read the next due time: ${(err as Error).message}`);
-        this.arm(Date.now() + this.opts.tickSeconds * 1000);
+        this.armNoLaterThan(this.clock.now() + this.opts.tickSeconds * 1000);
       });
     })().finally(() => {
       this.running = undefined;
@@ -108,19 +125,25 @@ export class Scheduler {
     }
   }
 
+  /**
+   * After a pass: the timer goes to the earliest next fire (capped by the tick), unless one is
+   * pending for an earlier instant. `jobsChanged` may have armed that while this pass ran, for a
+   * job committed after the next-due read began; replacing it would leave that fire to the tick.
+   */
   private async rearm(): Promise<void> {
     const { next_run_at } = await this.opts.broker.call<{ next_run_at: string | null }, Record<string, never>>(JOBS_NEXT_DUE_ACTION, {});
-    const tick = Date.now() + this.opts.tickSeconds * 1000;
-    this.arm(next_run_at ? Math.min(Date.parse(next_run_at), tick) : tick);
+    const tick = this.clock.now() + this.opts.tickSeconds * 1000;
+    this.armNoLaterThan(next_run_at ? Math.min(Date.parse(next_run_at), tick) : tick);
   }
 
-  private arm(at: number): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
+  /** Arms the timer for `at`, keeping a pending one that fires earlier (or at the same time). */
+  private armNoLaterThan(at: number): void {
+    if (this.stopped || this.armedFor <= at) return;
+    this.clock.clearTimeout(this.timer);
     this.armedFor = at;
-    this.timer = setTimeout(() => {
+    this.timer = this.clock.setTimeout(() => {
       this.armedFor = Infinity;
       void this.pass();
-    }, Math.max(0, at - Date.now()));
+    }, Math.max(0, at - this.clock.now()));
   }
 }

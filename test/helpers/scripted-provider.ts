@@ -41,7 +41,8 @@ import { sendJson, splitArguments, splitWords, streamAnthropic, streamOpenAi, wh
  * answer is the value's JSON either way, so the SDK reads it back as the object.
  */
 
-export type ScriptedReply = StaticReply | ((request: RecordedRequest) => StaticReply);
+/** A function reply may answer a promise: the request waits for it (a gate a test opens when it wants). */
+export type ScriptedReply = StaticReply | ((request: RecordedRequest) => StaticReply | Promise<StaticReply>);
 
 export type StaticReply =
   | TextReply
@@ -129,10 +130,13 @@ export async function startScriptedProvider(opts: { fallback?: ScriptedReply; po
       waiters.shift()?.(recorded);
       if (api === 'unknown') return sendJson(res, 404, { error: { message: `no route ${req.method} ${pathname}`, type: 'not_found' } });
       const scripted = replies.shift() ?? opts.fallback ?? { error: 500, message: 'the scripted provider has no reply left', type: 'script_exhausted' };
+      const fail = (err: unknown) => sendJson(res, 500, { error: { message: `the scripted reply failed: ${(err as Error).message}`, type: 'script_error' } });
       try {
-        answer(api, typeof scripted === 'function' ? scripted(recorded) : scripted, body ?? {}, res);
+        const reply = typeof scripted === 'function' ? scripted(recorded) : scripted;
+        if (reply instanceof Promise) reply.then((r) => answer(api, r, body ?? {}, res)).catch(fail);
+        else answer(api, reply, body ?? {}, res);
       } catch (err) {
-        sendJson(res, 500, { error: { message: `the scripted reply failed: ${(err as Error).message}`, type: 'script_error' } });
+        fail(err);
       }
     });
   });

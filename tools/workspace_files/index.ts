@@ -14,28 +14,31 @@ const TEXT = 'text/plain; charset=utf-8';
 const declaration: ToolDeclaration = {
   name: 'workspace_files',
   description:
-    "The workspace's own files (UTF-8 text). op list (path: a folder, default all files), read (path), write (path, content: replaces the whole file), delete (path). Paths are relative, '/'-separated, without '.' or '..' segments, at most 512 characters. read and write handle at most 1 MiB of text.",
+    "The workspace's own files (UTF-8 text). op list (path: a folder, default all files), read (path), stat (path: whether the file exists, its size and when it was last written), write (path, content: replaces the whole file), delete (path). Paths are relative, '/'-separated, without '.' or '..' segments, at most 512 characters. read and write handle at most 1 MiB of text.",
   category: 'files',
   risk: 'medium',
   side_effect: 'idempotent',
   parameters: {
     type: 'object',
     properties: {
-      op: { type: 'string', enum: ['list', 'read', 'write', 'delete'] },
+      op: { type: 'string', enum: ['list', 'read', 'stat', 'write', 'delete'] },
       path: PATH,
       content: { type: 'string', maxLength: MAX_FILE_BYTES, description: 'write: the whole text of the file' },
     },
     required: ['op'],
     additionalProperties: false,
-    allOf: [requires('read', 'path'), requires('write', 'path', 'content'), requires('delete', 'path')],
+    allOf: [requires('read', 'path'), requires('stat', 'path'), requires('write', 'path', 'content'), requires('delete', 'path')],
   },
 };
 
 interface Args {
-  op: 'list' | 'read' | 'write' | 'delete';
+  op: 'list' | 'read' | 'stat' | 'write' | 'delete';
   path?: string;
   content?: string;
 }
+
+/** The object metadata key holding when the file was last written (ISO 8601, set by `write`). */
+const WRITTEN_AT = 'written-at';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -72,6 +75,14 @@ async function read(inv: ToolInvocation, prefix: string, path: string) {
   return { path, size: bytes.length, content };
 }
 
+/** Whether a file exists, its size and when `write` last wrote it (null for a file stored before that was recorded). */
+async function stat(inv: ToolInvocation, prefix: string, path: string) {
+  const info = await kernelOf(inv.service.broker).objects.head(prefix + path);
+  if (!info) return { path, exists: false, size: null, modified_at: null };
+  const at = info.metadata[WRITTEN_AT];
+  return { path, exists: true, size: info.size, modified_at: at && !Number.isNaN(Date.parse(at)) ? new Date(at).toISOString() : null };
+}
+
 export default {
   ...defineTool<Args>(declaration, async (args, inv) => {
     const user = requireUser(inv);
@@ -80,12 +91,13 @@ export default {
     if (args.op === 'list') return list(inv, prefix, args.path);
     const path = assertPath(args.path!);
     if (args.op === 'read') return read(inv, prefix, path);
+    if (args.op === 'stat') return stat(inv, prefix, path);
     if (ws.archived) throw toolError(`The workspace '${ws.name}' is archived and read-only.`, { tool: 'workspace_files' });
     const objects = kernelOf(inv.service.broker).objects;
     if (args.op === 'write') {
       const bytes = Buffer.from(args.content!, 'utf8');
       if (bytes.length > MAX_FILE_BYTES) throw toolError(`content is ${bytes.length} bytes in UTF-8; write takes at most ${MAX_FILE_BYTES} bytes (1 MiB).`, { tool: 'workspace_files' });
-      await objects.put(prefix + path, bytes, { contentType: TEXT });
+      await objects.put(prefix + path, bytes, { contentType: TEXT, metadata: { [WRITTEN_AT]: new Date().toISOString() } });
       return { path, size: bytes.length };
     }
     const existed = (await objects.head(prefix + path)) !== null;

@@ -123,6 +123,25 @@ export class RunStore {
   }
 
   /** Running runs following something started elsewhere (a task, a workflow run), by what they follow. */
+  /** When the job's last successful run (other than `exceptRunId`) started. */
+  async lastSuccessAt(jobId: string, exceptRunId: string): Promise<Date | null> {
+    const row = await this.sql.one<{ at: Date | null }>(`SELECT max(coalesce(started_at, scheduled_for)) AS at FROM job_runs WHERE job_id = $1 AND status = 'succeeded' AND id <> $2`, [jobId, exceptRunId]);
+    return row?.at ?? null;
+  }
+
+  /** Takes a followed run for one poll, so no other poll asks its executor meanwhile; undefined when another holds it or it ended. */
+  async claimPoll(runId: string, leaseSeconds: number): Promise<RunRow | undefined> {
+    return this.sql.one<RunRow>(
+      `UPDATE job_runs SET lease_expires_at = now() + make_interval(secs => $2), checked_at = now() WHERE id = $1 AND status = 'running' AND lease_expires_at IS NULL RETURNING *`,
+      [runId, leaseSeconds],
+    );
+  }
+
+  /** A poll that left the run running gives it back to the next one. */
+  async releasePoll(runId: string): Promise<void> {
+    await this.sql.exec(`UPDATE job_runs SET lease_expires_at = NULL WHERE id = $1 AND status = 'running'`, [runId]);
+  }
+
   async following(ref: { task_id?: string | null; workflow_run_id?: string | null }): Promise<RunRow[]> {
     if (!ref.task_id && !ref.workflow_run_id) return [];
     return this.sql.rows<RunRow>(`SELECT * FROM job_runs WHERE status = 'running' AND (task_id = $1 OR workflow_run_id = $2)`, [ref.task_id ?? null, ref.workflow_run_id ?? null]);

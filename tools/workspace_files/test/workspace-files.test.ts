@@ -115,3 +115,14 @@ test.serial('an archived workspace is read-only; deleting it for good removes it
   const key = `${workspacePrefix('e-1', c)}keep.txt`;
   t.true(await eventually(async () => (await objects.head(key)) === null), 'the workspace.deleted listener removed the file');
 });
+
+test.serial('stat: whether a file exists, its size and when write last wrote it', async (t) => {
+  t.deepEqual(await exec({ op: 'stat', path: 'stat/none.md' }, a), { path: 'stat/none.md', exists: false, size: null, modified_at: null });
+  const before = Date.now();
+  await exec({ op: 'write', path: 'stat/one.md', content: 'abc' }, a);
+  const got = await exec({ op: 'stat', path: 'stat/one.md' }, a);
+  t.like(got, { path: 'stat/one.md', exists: true, size: 3 });
+  t.true(Date.parse(got.modified_at) >= before && Date.parse(got.modified_at) <= Date.now(), got.modified_at);
+  t.false((await exec({ op: 'stat', path: 'stat/one.md' }, b)).exists, 'another workspace does not see it');
+  await failure(t, exec({ op: 'stat', path: '../x' }, a), 'TOOLS_ERR_FAILED');
+});

@@ -5029,6 +5029,8 @@ export interface operations {
                         id: string;
                         /** Format: uuid */
                         job_id: string;
+                        /** @description What the run produced, as its executor answered it (an agent's report, a workflow's output); null until it ends. */
+                        output?: unknown;
                         /** Format: date-time */
                         queued_at: string;
                         /** Format: date-time */
@@ -5089,6 +5091,8 @@ export interface operations {
                             id: string;
                             /** Format: uuid */
                             job_id: string;
+                            /** @description What the run produced, as its executor answered it (an agent's report, a workflow's output); null until it ends. */
+                            output?: unknown;
                             /** Format: date-time */
                             queued_at: string;
                             /** Format: date-time */
@@ -5150,6 +5154,8 @@ export interface operations {
                         id: string;
                         /** Format: uuid */
                         job_id: string;
+                        /** @description What the run produced, as its executor answered it (an agent's report, a workflow's output); null until it ends. */
+                        output?: unknown;
                         /** Format: date-time */
                         queued_at: string;
                         /** Format: date-time */
