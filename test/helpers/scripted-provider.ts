@@ -17,6 +17,7 @@ import { sendJson, splitArguments, splitWords, streamAnthropic, streamOpenAi, wh
  *   provider.replies.push({ object: { title: 'A', done: true } });   // a structured-output answer
  *   provider.replies.push({ error: 429, retry_after: 1 });           // 429 with Retry-After: 1
  *   provider.replies.push((request) => ({ text: `you sent ${request.body.messages.length} messages` }));
+ *   provider.replies.push(() => released.then(() => ({ text: 'later' })));  // held until `released` settles
  *   ... call something that reaches the provider ...
  *   provider.requests.at(-1)  // { api: 'anthropic', path: '/v1/messages', headers, body }
  *
@@ -41,7 +42,8 @@ import { sendJson, splitArguments, splitWords, streamAnthropic, streamOpenAi, wh
  * answer is the value's JSON either way, so the SDK reads it back as the object.
  */
 
-export type ScriptedReply = StaticReply | ((request: RecordedRequest) => StaticReply);
+/** a function reply may answer later (a promise): the provider holds the request until it settles */
+export type ScriptedReply = StaticReply | ((request: RecordedRequest) => StaticReply | Promise<StaticReply>);
 
 export type StaticReply =
   | TextReply
@@ -129,10 +131,13 @@ export async function startScriptedProvider(opts: { fallback?: ScriptedReply; po
       waiters.shift()?.(recorded);
       if (api === 'unknown') return sendJson(res, 404, { error: { message: `no route ${req.method} ${pathname}`, type: 'not_found' } });
       const scripted = replies.shift() ?? opts.fallback ?? { error: 500, message: 'the scripted provider has no reply left', type: 'script_exhausted' };
+      const failed = (err: unknown) => sendJson(res, 500, { error: { message: `the scripted reply failed: ${(err as Error).message}`, type: 'script_error' } });
       try {
-        answer(api, typeof scripted === 'function' ? scripted(recorded) : scripted, body ?? {}, res);
+        const reply = typeof scripted === 'function' ? scripted(recorded) : scripted;
+        if (reply instanceof Promise) reply.then((r) => answer(api, r, body ?? {}, res)).catch(failed);
+        else answer(api, reply, body ?? {}, res);
       } catch (err) {
-        sendJson(res, 500, { error: { message: `the scripted reply failed: ${(err as Error).message}`, type: 'script_error' } });
+        failed(err);
       }
     });
   });
