@@ -94,7 +94,7 @@ async function execute(ctx: Context<{ config: AgentConfig; context: ExecuteConte
   const bound = config.tools ?? agent?.tools ?? [];
   const port = brokerPort(ctx, {
     run_id: context.run_id, step_id: context.step_id, entity_id: context.entity_id, workspace_id: context.workspace_id, owner_id: context.owner_id ?? null,
-    engine_node: context.engine_node, agent_id: agent?.id ?? null, task_id: config.task_id ?? null, conversation_id: config.conversation_id ?? null,
+    engine_node: context.engine_node, agent_id: agent?.id ?? null, task_id: config.task_id ?? null, goal_id: config.goal_id ?? null, conversation_id: config.conversation_id ?? null,
     bound, contact_role: config.contact_role ?? null,
     api_key_id: config.api_key_id ?? agent?.api_key_id ?? undefined, model: config.model ?? agent?.model ?? undefined,
   });

@@ -20,6 +20,8 @@ export interface PortScope {
   engine_node: string;
   agent_id: string | null;
   task_id: string | null;
+  /** the goal a planning run produces a plan for (its propose_plan links the plan to it) */
+  goal_id: string | null;
   conversation_id: string | null;
   bound: string[];
   contact_role: 'external' | 'member' | 'admin' | null;
@@ -78,7 +80,7 @@ export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
   };
 
   return {
-    plans: scope.task_id && scope.agent_id && scope.workspace_id && plansLoaded(ctx) ? planPort(ctx, scope, meta) : undefined,
+    plans: (scope.task_id || scope.goal_id) && scope.agent_id && scope.workspace_id && plansLoaded(ctx) ? planPort(ctx, scope, meta) : undefined,
 
     modelTurn: (req) => measured('model', scope.run_id, () => modelTurn(req)),
 
@@ -127,12 +129,13 @@ function plansLoaded(ctx: Context): boolean {
   return actions.isAvailable(PLANS_PROPOSE_ACTION);
 }
 
-/** Plans of a task run (plugins/goals), proposed by the run's agent for its task. */
+/** Plans (plugins/goals) proposed by the run's agent: for its task, or for the goal a planning run is about. */
 function planPort(ctx: Context, scope: PortScope, meta: Record<string, unknown>): PlanPort {
   const get = (planId: string) => ctx.call<PlanView, { plan_id: string }>('plans.get', { plan_id: planId }, { meta });
   return {
+    kind: scope.task_id ? 'task' : 'goal',
     propose: (summary, steps) =>
-      ctx.call<PlanView, PlanProposeParams>(PLANS_PROPOSE_ACTION, { workspace_id: scope.workspace_id!, task_id: scope.task_id, agent_id: scope.agent_id!, run_id: scope.run_id, summary, steps }, { meta }),
+      ctx.call<PlanView, PlanProposeParams>(PLANS_PROPOSE_ACTION, { workspace_id: scope.workspace_id!, task_id: scope.task_id, goal_id: scope.goal_id, agent_id: scope.agent_id!, run_id: scope.run_id, summary, steps }, { meta }),
     get,
     async decide(planId, decision) {
       const verb = decision.decision === 'approve' ? 'approve' : 'reject';

@@ -31,7 +31,7 @@ async function fakePort(t: ExecutionContext, turns: TextReply[], opts: { verdict
   const port: AgentPort = {
     async modelTurn({ round, messages, system, tools }) {
       log.push(`model ${round} (${messages.length} messages)`);
-      const target = { provider: 'openai', apiKey: 'sk-scripted-0123456789', model: 'gpt-test', baseUrl: `${provider.url}/v1`, fetch: globalThis.fetch };
+      const target = { provider: 'openai' as const, apiKey: 'sk-scripted-0123456789', model: 'gpt-test', baseUrl: `${provider.url}/v1`, fetch: globalThis.fetch };
       const modelMessages = await toModelMessages(messages, async () => {
         throw new Error('no files in these tests');
       });
