@@ -145,3 +145,45 @@ test.serial("a person's comment answers the question the run waits on, and the r
   const again = await kernel.ak.call(`/api/v1/tasks/${created.body.id}/hitl-response`, { method: 'POST', token: OWNER, json: { response: 'blue' } });
   t.is(again.status, 409, 'the question was answered once, by the comment');
 });
+
+test.serial('a comment that @-mentions an agent starts its run on the task, which runs through to a finished run', async (t) => {
+  const { agent_id, workspace_id } = await kernel.ak.setup(OWNER);
+  const created = await kernel.ak.call('/api/v1/tasks', { method: 'POST', token: OWNER, json: { title: 'Check the backups', workspace_id } });
+  t.is(created.status, 201, created.text);
+  t.is((await kernel.ak.call(`/api/v1/executions?task_id=${created.body.id}`, { token: OWNER })).body.total, 0, 'an unassigned task starts no run');
+  kernel.ak.provider.replies.push({ text: '', tool_calls: [{ name: 'datetime', arguments: { op: 'now' } }] });
+  kernel.ak.provider.replies.push({ text: 'Backups checked just now.' });
+  const before = kernel.ak.provider.requests.length;
+  const comment = await kernel.ak.call(`/api/v1/tasks/${created.body.id}/logs`, { method: 'POST', token: OWNER, json: { body: `@agent:${agent_id} please look at last night's backup in {{trigger.task_id}}` } });
+  t.is(comment.status, 201, comment.text);
+  const done = await kernel.ak.taskReaches(OWNER, created.body.id, ['completed', 'failed']);
+  t.is(done.status, 'completed');
+  const executions = await kernel.ak.call(`/api/v1/executions?task_id=${created.body.id}`, { token: OWNER });
+  t.is(executions.body.total, 1);
+  t.like(executions.body.items[0], { agent_id, reason: 'mention', status: 'completed', rounds: 2, tool_calls: 1 });
+  const requests = kernel.ak.provider.requests.slice(before);
+  t.is(requests.length, 2);
+  t.regex(JSON.stringify(messagesOf(requests[0])), /last night's backup in \{\{trigger\.task_id\}\}/, 'the model was given the mentioning comment, its braces as text');
+  t.truthy((done.execution_record as { kind: string; data: Record<string, unknown> }[]).find((e) => e.kind === 'note' && String(e.data.report).includes('Backups checked')));
+});
+
+test.serial('a retry of a failed task starts a new run of its agent, which runs through to a finished run', async (t) => {
+  const { agent_id, workspace_id } = await kernel.ak.setup(OWNER, { max_rounds: 1 });
+  // the first run stops at its round cap: the task fails
+  kernel.ak.provider.replies.push({ text: '', tool_calls: [{ name: 'datetime', arguments: { op: 'now' } }] });
+  const created = await kernel.ak.call('/api/v1/tasks', { method: 'POST', token: OWNER, json: { title: 'Report the time', workspace_id, assignee: { type: 'agent', id: agent_id } } });
+  t.is((await kernel.ak.taskReaches(OWNER, created.body.id, ['failed', 'completed'])).status, 'failed');
+  kernel.ak.provider.replies.push({ text: 'It is a quarter past.' });
+  const before = kernel.ak.provider.requests.length;
+  const retried = await kernel.ak.call(`/api/v1/tasks/${created.body.id}/retry`, { method: 'POST', token: OWNER, json: {} });
+  t.is(retried.status, 200, retried.text);
+  const done = await kernel.ak.taskReaches(OWNER, created.body.id, ['completed', 'failed']);
+  t.is(done.status, 'completed');
+  const executions = await kernel.ak.call(`/api/v1/executions?task_id=${created.body.id}`, { token: OWNER });
+  t.is(executions.body.total, 2);
+  t.like(executions.body.items[0], { agent_id, reason: 'retry', status: 'completed', rounds: 1 });
+  t.like(executions.body.items[1], { agent_id, reason: 'assigned_at_creation', status: 'failed' });
+  const requests = kernel.ak.provider.requests.slice(before);
+  t.is(requests.length, 1);
+  t.regex(JSON.stringify(messagesOf(requests[0])), /earlier attempt failed/, 'the retried run is told an earlier attempt failed');
+});

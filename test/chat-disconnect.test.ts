@@ -66,3 +66,31 @@ test('a client that disconnects mid-stream stops the model stream; the partial a
   t.is(next.body.message.content, 'Sorry, go on.');
   t.regex(JSON.stringify(kernel.ak.provider.requests.at(-1)!.body.messages), /Hello there/);
 });
+
+test('a client that disconnects while the provider stalls mid-stream cuts the provider call at once; the partial answer is kept', async (t) => {
+  const { workspace_id } = await kernel.ak.setup('owner-token');
+  const agent = await kernel.ak.call('/api/v1/agents', { method: 'POST', token: 'owner-token', json: { name: 'Stalling talker', workspace_id, tools: [] } });
+  t.is(agent.status, 201, agent.text);
+  // two deltas, then the provider sends nothing more and never finishes
+  kernel.ak.provider.replies.push({ chunks: ['Hello', ' there'], stall_after_chunks: true });
+  const asked = kernel.ak.provider.nextRequest();
+  const abort = new AbortController();
+  const res = await fetch(`${kernel.ak.kernel.apiUrl}/api/v1/chat/stream`, { method: 'POST', headers: { Authorization: 'Bearer owner-token' }, body: chatForm({ message: 'Talk, then stall', agent_id: agent.body.id }), signal: abort.signal });
+  t.is(res.status, 200);
+  const frames = await readFrames(res, (_f, all) => textOf(all) === 'Hello there', abort);
+  t.is(textOf(frames), 'Hello there');
+  const { conversation_id, message_id, run_id } = frames[0].data;
+  const request = await asked;
+
+  // no delta will come: only the disconnect itself can end the provider call
+  await kernel.ak.provider.closed(request);
+  t.pass('the provider saw its connection closed');
+  const settled = await eventually(async () => {
+    const page = await kernel.ak.call(`/api/v1/chat/conversations/${conversation_id}/messages`, { token: 'owner-token' });
+    const reply = page.body.items.find((m: { id: string }) => m.id === message_id);
+    return reply?.status !== 'streaming' ? reply : undefined;
+  }, { timeoutMs: 20_000 });
+  t.like(settled, { status: 'interrupted', content: 'Hello there', run_id });
+  const run = await kernel.ak.call(`/api/v1/workflows/runs/${run_id}`, { token: 'owner-token' });
+  t.like(run.body, { status: 'completed', output: { stop_reason: 'interrupted', text: 'Hello there' } });
+});

@@ -2,6 +2,7 @@ import test from 'ava';
 import { useAgentKernel } from './helpers/agent-kernel.ts';
 import { eventually } from './helpers/eventually.ts';
 import { chatForm, readFrames, textOf } from './chat-support.ts';
+import { kernelOf } from '../kernel/context.ts';
 
 // A workspace's chat entrypoint: a workflow binding with chat_entrypoint answers the workspace's
 // chat, and its run's progress (steps, approvals, the reply) is projected into the conversation.
@@ -160,4 +161,46 @@ test.serial('an agent step inside the entrypoint streams its text into the conve
   t.like(frames.at(-1)!.data, { status: 'complete', text: 'Thinking out loud.' });
   t.true(frames.some((f) => f.event === 'workflow.step' && f.data.step_id === 'think'));
   await call(`/api/v1/workflows/bindings/${binding.body.id}`, OWNER, { method: 'DELETE' });
+});
+
+test.serial("a projection that fails (the conversation's store refuses the settlement) never discards the paused run: it stays parked and decidable, and the next reader settles the reply", async (t) => {
+  const { workspace_id } = await setup();
+  const binding = await bind(await workflow('Refunds 3', GATED), workspace_id);
+  t.is(binding.status, 201, binding.text);
+  const db = kernelOf(kernel.ak.kernel.broker).db;
+  await db.query(`
+    CREATE TABLE refuse_projection (on_purpose boolean);
+    CREATE FUNCTION refuse_projection() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF EXISTS (SELECT 1 FROM refuse_projection) THEN RAISE EXCEPTION 'the projection is refused by the test'; END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER refuse_projection BEFORE UPDATE ON chat_messages FOR EACH ROW EXECUTE FUNCTION refuse_projection();
+    INSERT INTO refuse_projection VALUES (true);`);
+  try {
+    const res = await fetch(`${kernel.ak.kernel.apiUrl}/api/v1/chat/stream`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER}` }, body: chatForm({ message: 'order 9', workspace_id }) });
+    t.is(res.status, 200);
+    const frames = await readFrames(res);
+    const { conversation_id, run_id, message_id } = frames[0].data;
+    t.truthy(frames.find((f) => f.event === 'approval.required'), frames.map((f) => f.event).join(','));
+    const messages = async () => (await call(`/api/v1/chat/conversations/${conversation_id}/messages`, OWNER)).body.items as { id: string; status: string; content: string }[];
+    t.is((await messages()).find((m) => m.id === message_id)?.status, 'streaming', 'the reply could not be settled');
+    const run = await call(`/api/v1/workflows/runs/${run_id}`, OWNER);
+    t.like(run.body, { status: 'paused' }, 'the run is parked, not failed or cancelled');
+
+    await db.query('DELETE FROM refuse_projection');
+    // the next reader (a reconnect to the run's events) settles the reply from the run
+    const replay = await readFrames(await fetch(`${kernel.ak.kernel.apiUrl}/api/v1/chat/runs/${run_id}/events`, { headers: { Authorization: `Bearer ${OWNER}` } }));
+    t.like(replay.at(-1)!.data, { message_id, status: 'complete', text: 'Send the refund?' });
+    t.like((await messages()).find((m) => m.id === message_id), { status: 'complete', content: 'Send the refund?' });
+    const conversation = (await call('/api/v1/chat/conversations', OWNER)).body.items.find((c: { id: string }) => c.id === conversation_id);
+    t.like(conversation.pending, { kind: 'approval', source: 'workflow', run_id, step_id: 'gate' });
+    const decided = await post(`/api/v1/chat/conversations/${conversation_id}/approval`, OWNER, { decision: 'approve' });
+    t.is(decided.status, 200, decided.text);
+    t.true(await eventually(async () => (await call(`/api/v1/workflows/runs/${run_id}`, OWNER)).body.status === 'completed'));
+    t.like((await call(`/api/v1/workflows/runs/${run_id}`, OWNER)).body.output, { reply: 'Refund sent for order 9' });
+  } finally {
+    await db.query('DROP TRIGGER IF EXISTS refuse_projection ON chat_messages; DROP FUNCTION IF EXISTS refuse_projection(); DROP TABLE IF EXISTS refuse_projection;');
+    await call(`/api/v1/workflows/bindings/${binding.body.id}`, OWNER, { method: 'DELETE' });
+  }
 });

@@ -36,7 +36,7 @@ const fixture = useTasksKernel(test, 'idempotency_inline', {}, async (tk) => {
 });
 const owner = 'owner-token';
 
-async function rows<T>(sql: string, replacements: Record<string, unknown>): Promise<T[]> {
+async function rows<T extends object>(sql: string, replacements: Record<string, unknown>): Promise<T[]> {
   return fixture.tk.kernel.stores!.db.query<T>(sql, { replacements, type: QueryTypes.SELECT });
 }
 const tasksTitled = async (title: string) => (await rows<{ id: string }>('SELECT id FROM tasks WHERE title = :title', { title })).length;

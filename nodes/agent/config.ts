@@ -10,6 +10,7 @@ export interface AgentConfig {
   api_key_id?: string;
   max_rounds?: number;
   task_id?: string;
+  goal_id?: string;
   conversation_id?: string;
   history?: { role: 'user' | 'assistant'; content: string }[];
   files?: { object_key: string; media_type: string; filename?: string }[];
@@ -28,6 +29,7 @@ export const AGENT_CONFIG_SCHEMA = {
     api_key_id: { type: 'string', maxLength: 64, description: "Model provider key (default: the agent's, else the entity's default key)." },
     max_rounds: { type: 'integer', minimum: 1, maximum: AGENT_MAX_ROUNDS_LIMIT, description: 'Round cap: model turns at most; past it the step fails with AGENT_ROUND_CAP.' },
     task_id: { type: 'string', maxLength: 64, description: "The task this run works on: tool calls and plan steps go to its execution record." },
+    goal_id: { type: 'string', maxLength: 64, description: "The goal this run produces a plan for (with agent_id and a workspace): it is offered propose_plan, and the plan it proposes is the goal's." },
     conversation_id: { type: 'string', maxLength: 64, description: 'The chat conversation this run answers in.' },
     history: {
       type: 'array',

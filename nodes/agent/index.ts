@@ -2,7 +2,8 @@ import type { Context } from 'moleculer';
 import { AGENTS_RESOLVE_ACTION, AGENT_DEFAULT_MAX_ROUNDS, type AgentView } from '../../kernel/agents-contract.ts';
 import type { NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 import { NODE_EXECUTE_PARAMS } from '../../kernel/nodes/contract.ts';
-import type { Checkpoint, DurableDecision } from '../../kernel/nodes/durable.ts';
+import { WORKFLOWS_INTERRUPT_EVENT, type Checkpoint, type DurableDecision } from '../../kernel/nodes/durable.ts';
+import { RunAborts } from '../../kernel/nodes/interruptible.ts';
 import type { GenerateMessage, ToolSpec } from '../../kernel/models-generate-contract.ts';
 import { AGENT_CONFIG_SCHEMA, type AgentConfig } from './config.ts';
 import { runAgentLoop, type AgentPort, type LoopResult } from './loop.ts';
@@ -82,9 +83,22 @@ function answerOf(result: LoopResult, agentId: string | null): unknown {
   }
 }
 
+/** the model turns in flight here, by run: an interrupt of the run stops its turn at once */
+const aborts = new RunAborts();
+
 async function execute(ctx: Context<{ config: AgentConfig; context: ExecuteContext }>): Promise<unknown> {
-  const { config, context } = ctx.params;
+  const { context } = ctx.params;
   if (!context?.engine_node) throw new AgentStepError('The agent node runs only inside a run driven by the workflow engine.', 'AGENT_NO_RUN');
+  const tracked = aborts.track(context.run_id);
+  try {
+    return await executeTracked(ctx, tracked.signal);
+  } finally {
+    tracked.release();
+  }
+}
+
+async function executeTracked(ctx: Context<{ config: AgentConfig; context: ExecuteContext }>, interrupted: AbortSignal): Promise<unknown> {
+  const { config, context } = ctx.params as { config: AgentConfig; context: ExecuteContext & { engine_node: string } };
   const meta = { user: { id: context.owner_id ?? null, entity_id: context.entity_id, role: 'member' } };
   let agent: AgentView | undefined;
   if (config.agent_id) {
@@ -94,10 +108,10 @@ async function execute(ctx: Context<{ config: AgentConfig; context: ExecuteConte
   const bound = config.tools ?? agent?.tools ?? [];
   const port = brokerPort(ctx, {
     run_id: context.run_id, step_id: context.step_id, entity_id: context.entity_id, workspace_id: context.workspace_id, owner_id: context.owner_id ?? null,
-    engine_node: context.engine_node, agent_id: agent?.id ?? null, task_id: config.task_id ?? null, conversation_id: config.conversation_id ?? null,
+    engine_node: context.engine_node, agent_id: agent?.id ?? null, task_id: config.task_id ?? null, goal_id: config.goal_id ?? null, conversation_id: config.conversation_id ?? null,
     bound, contact_role: config.contact_role ?? null,
     api_key_id: config.api_key_id ?? agent?.api_key_id ?? undefined, model: config.model ?? agent?.model ?? undefined,
-  });
+  }, interrupted);
   // not awaited: a listener must never hold the step (the task follows the committed run instead)
   const outcome = (fields: Record<string, unknown>): void =>
     void Promise.resolve(ctx.emit('agent.run.outcome', {
@@ -138,6 +152,11 @@ export default {
       timeout: 0,
       params: NODE_EXECUTE_PARAMS,
       handler: execute,
+    },
+  },
+  events: {
+    [WORKFLOWS_INTERRUPT_EVENT](ctx: Context<{ run_id?: unknown; reason?: unknown }>) {
+      if (typeof ctx.params?.run_id === 'string' && ctx.params.run_id) aborts.interrupt(ctx.params.run_id, String(ctx.params.reason ?? 'the run was interrupted'));
     },
   },
 };

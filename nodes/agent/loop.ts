@@ -5,7 +5,7 @@ import type { ToolPolicyVerdict } from '../../kernel/tools-contract.ts';
 import type { PlanView } from '../../kernel/agents-contract.ts';
 import { ASK_HUMAN, ASK_HUMAN_SPEC, modelKey, planKey, reviewKey, toolKey } from './keys.ts';
 import { correctionsSinceResume, reviewOf, reviewPlan, type ReviewRecord } from './delivery-review.ts';
-import { afterProposal, PLAN_TOOL_SPECS, PROPOSE_PLAN, proposePlanStep, UPDATE_PLAN_STEP, updatePlanStep, type PlanPort } from './plan-tools.ts';
+import { afterProposal, planToolSpecs, PROPOSE_PLAN, proposePlanStep, UPDATE_PLAN_STEP, updatePlanStep, type PlanPort } from './plan-tools.ts';
 
 /** What one tool call ended with, as the model is told (and as its checkpoint stores it). */
 export interface ToolOutcome {
@@ -61,7 +61,7 @@ export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<L
   const usage = { input_tokens: 0, output_tokens: 0 };
   let decision = input.decision;
   let toolCalls = 0;
-  const tools = [...input.tools, ASK_HUMAN_SPEC, ...(port.plans ? PLAN_TOOL_SPECS : [])];
+  const tools = [...input.tools, ASK_HUMAN_SPEC, ...planToolSpecs(port.plans)];
   // the run's current plan: the last proposal that was approved
   const plan: { id?: string } = {};
   const reviews: ReviewRecord[] = [];
@@ -121,7 +121,8 @@ export async function runAgentLoop(port: AgentPort, input: LoopInput): Promise<L
 async function deliveryReview(port: AgentPort, round: number, done: Map<string, Checkpoint>, planId: string | undefined, reviews: ReviewRecord[], decision: DurableDecision | undefined): Promise<ReturnType<typeof reviewPlan>> {
   const replayed = reviewOf(done.get(reviewKey(round)));
   if (replayed) return { kind: 'correct', record: replayed, usedDecision: false };
-  if (!port.plans || !planId) return { kind: 'passed' };
+  // a goal's planning run does not carry its plan out: nothing to review
+  if (!port.plans || !planId || port.plans.kind === 'goal') return { kind: 'passed' };
   const verdict = reviewPlan(await port.plans.get(planId), correctionsSinceResume(reviews), decision);
   if (verdict.kind === 'correct') {
     const { unfinished, resumed_by } = verdict.record;
@@ -159,7 +160,7 @@ async function callPlanTool(port: AgentPort, plans: PlanPort, call: ToolCall, ar
   if ('stored' in step) {
     const stored = step.stored;
     await port.checkpoint(state.proposedKey, 'completed', { plan_id: stored.id }, { events: [{ type: 'agent.plan.proposed', data: { round, call_id: call.id, plan_id: stored.id, status: stored.status } }] });
-    step = afterProposal(stored);
+    step = afterProposal(stored, plans.kind);
   }
   if ('park' in step) return { park: { kind: 'plan', call, round, plan: step.park } };
   return { outcome: step.outcome, usedDecision: step.usedDecision };
@@ -180,7 +181,7 @@ interface CallState {
 async function callTool(port: AgentPort, commits: TurnCommits, call: ToolCall, decision: DurableDecision | undefined, round: number, key: string, state: CallState): Promise<CallStep> {
   if (call.arguments_error) return { outcome: { ok: false, error: { message: `The arguments were not valid JSON: ${call.arguments_error}`, code: 'INVALID_ARGUMENTS' } }, usedDecision: false };
   const args = (call.arguments && typeof call.arguments === 'object' && !Array.isArray(call.arguments) ? call.arguments : {}) as Record<string, unknown>;
-  if (port.plans && (call.name === PROPOSE_PLAN || call.name === UPDATE_PLAN_STEP)) {
+  if (port.plans && planToolSpecs(port.plans).some((t) => t.name === call.name)) {
     await commits.flush();
     return callPlanTool(port, port.plans, call, args, decision, round, state);
   }

@@ -6,7 +6,9 @@ import type { ToolSpec } from '../../kernel/models-generate-contract.ts';
 /**
  * The built-in plan tools of a task run: `propose_plan` stores a plan (plugins/goals) that a
  * person approves when the workspace says so (the run parks until then), `update_plan_step`
- * marks a step of the approved plan. The plan id is committed as a checkpoint of its own
+ * marks a step of the approved plan. A goal's planning run (PlanPort `kind: 'goal'`) is
+ * offered `propose_plan` only: its plan is linked to the goal, and its steps are carried out
+ * later, not by that run (no delivery review). The plan id is committed as a checkpoint of its own
  * (keys.ts planKey) before the run parks, so a repeat (a crash, a decision) finds the same plan
  * instead of proposing another.
  */
@@ -18,7 +20,7 @@ export const PLAN_TOOL_SPECS: ToolSpec[] = [
   {
     name: PROPOSE_PLAN,
     description:
-      'Propose your plan for this task before doing work of several steps: a summary and the ordered steps. A person may have to approve it first; the result says whether it is approved (go ahead) or rejected (say why you stop or propose another).',
+      'Propose your plan for this task (or goal) before doing work of several steps: a summary and the ordered steps. A person may have to approve it first; the result says whether it is approved (go ahead) or rejected (say why you stop or propose another).',
     parameters: {
       type: 'object',
       properties: {
@@ -48,6 +50,8 @@ export const PLAN_TOOL_SPECS: ToolSpec[] = [
 
 /** What the loop needs from the plans package (through the broker in port.ts). */
 export interface PlanPort {
+  /** `task`: the run carries its plan out; `goal`: the run only produces the goal's plan */
+  kind: 'task' | 'goal';
   propose(summary: string, steps: { title: string; detail?: string }[]): Promise<PlanView>;
   get(planId: string): Promise<PlanView>;
   /** decides a pending plan as the person who decided the run; answers the plan as it is after */
@@ -64,13 +68,18 @@ export type PlanToolStep =
 
 const toolError = (message: string, code: string): PlanToolOutcome => ({ ok: false, error: { message, code } });
 
-function approvedOutcome(plan: PlanView, decidedBy?: string): PlanToolOutcome {
-  return { ok: true, output: { plan_id: plan.id, status: plan.status, steps: plan.steps.map((s, index) => ({ index, title: s.title, status: s.status })), next: 'Go ahead: follow the plan and mark each step with update_plan_step.' }, ...(decidedBy ? { decided_by: decidedBy } : {}) };
+const NEXT = {
+  task: 'Go ahead: follow the plan and mark each step with update_plan_step.',
+  goal: "The goal's plan is approved. Its steps are carried out later, not in this run: answer with a short summary of the plan and stop.",
+} as const;
+
+function approvedOutcome(plan: PlanView, kind: PlanPort['kind'], decidedBy?: string): PlanToolOutcome {
+  return { ok: true, output: { plan_id: plan.id, status: plan.status, steps: plan.steps.map((s, index) => ({ index, title: s.title, status: s.status })), next: NEXT[kind] }, ...(decidedBy ? { decided_by: decidedBy } : {}) };
 }
 
 /** A plan as the model is told of it once it is no longer pending. */
-function settledOutcome(plan: PlanView, decision: DurableDecision | undefined): PlanToolOutcome {
-  if (plan.status === 'approved' || plan.status === 'completed') return approvedOutcome(plan, decision?.decided_by);
+function settledOutcome(plan: PlanView, kind: PlanPort['kind'], decision: DurableDecision | undefined): PlanToolOutcome {
+  if (plan.status === 'approved' || plan.status === 'completed') return approvedOutcome(plan, kind, decision?.decided_by);
   if (plan.status === 'rejected') {
     const why = plan.decision_comment ? `: ${plan.decision_comment}` : '';
     return { ...toolError(`A person rejected the plan${why}. Do not follow it; propose another or explain why you stop.`, 'PLAN_REJECTED'), decided_by: plan.decided_by ?? decision?.decided_by };
@@ -107,16 +116,22 @@ export async function proposePlanStep(plans: PlanPort, args: Record<string, unkn
   let plan = await plans.get(knownId);
   if (plan.status === 'pending' && (decision?.decision === 'approve' || decision?.decision === 'reject')) {
     plan = await plans.decide(plan.id, decision);
-    return { outcome: settledOutcome(plan, decision), usedDecision: true, planId: plan.id };
+    return { outcome: settledOutcome(plan, plans.kind, decision), usedDecision: true, planId: plan.id };
   }
   if (plan.status === 'pending') return { park: plan };
-  return { outcome: settledOutcome(plan, decision), usedDecision: decision !== undefined && decision.decision !== 'answer', planId: plan.id };
+  return { outcome: settledOutcome(plan, plans.kind, decision), usedDecision: decision !== undefined && decision.decision !== 'answer', planId: plan.id };
 }
 
 /** The answer to a plan just stored: approved at once, or the run parks for a person. */
-export function afterProposal(plan: PlanView): { outcome: PlanToolOutcome; usedDecision: false; planId: string } | { park: PlanView } {
+export function afterProposal(plan: PlanView, kind: PlanPort['kind']): { outcome: PlanToolOutcome; usedDecision: false; planId: string } | { park: PlanView } {
   if (plan.status === 'pending') return { park: plan };
-  return { outcome: approvedOutcome(plan), usedDecision: false, planId: plan.id };
+  return { outcome: approvedOutcome(plan, kind), usedDecision: false, planId: plan.id };
+}
+
+/** The plan tools a run is offered: a goal's planning run proposes only. */
+export function planToolSpecs(plans: PlanPort | undefined): ToolSpec[] {
+  if (!plans) return [];
+  return plans.kind === 'goal' ? PLAN_TOOL_SPECS.filter((t) => t.name === PROPOSE_PLAN) : PLAN_TOOL_SPECS;
 }
 
 /** `update_plan_step` on the run's current plan; a refusal is the model's to read. */

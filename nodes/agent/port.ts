@@ -20,6 +20,8 @@ export interface PortScope {
   engine_node: string;
   agent_id: string | null;
   task_id: string | null;
+  /** the goal a planning run produces a plan for (its propose_plan links the plan to it) */
+  goal_id: string | null;
   conversation_id: string | null;
   bound: string[];
   contact_role: 'external' | 'member' | 'admin' | null;
@@ -41,8 +43,12 @@ export function measured<T>(phase: LoopPhase, runId: string, work: () => Promise
   return work().finally(() => sink(phase, performance.now() - t0, runId));
 }
 
-/** The agent loop's effects, through the broker: models, tools, the run's checkpoints, the task's record. */
-export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
+/**
+ * The agent loop's effects, through the broker: models, tools, the run's checkpoints, the task's
+ * record. `interrupted`: aborted by an interrupt of the run (`workflows.run.interrupt`: a chat
+ * client gone, a cancel); a model turn in flight stops at once, even when the provider stalls.
+ */
+export function brokerPort(ctx: Context, scope: PortScope, interrupted?: AbortSignal): AgentPort {
   const meta = { user: { id: scope.owner_id, entity_id: scope.entity_id, role: 'member' } };
   const onEngine = { nodeID: scope.engine_node, meta };
   let governance: Promise<Governance> | undefined;
@@ -59,26 +65,39 @@ export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
     const params: GenerateParams = { messages, system, tools, api_key_id: scope.api_key_id, model: scope.model, purpose: 'agent', workspace_id: scope.workspace_id ?? undefined, agent_id: scope.agent_id ?? undefined, run_id: scope.run_id };
     const stream = await ctx.call<Readable, GenerateParams>(MODELS_GENERATE_STREAM_ACTION, params, { meta, timeout: 0 });
     let text = '';
-    for await (const line of readGenerateStream(stream)) {
-      if (line.type === 'text.delta') {
-        text += line.text;
-        const answer = await live([{ type: 'agent.text.delta', data: { round, text: line.text } }]);
-        if (answer.stop) {
-          stream.destroy();
-          const partial: GenerateResult = { text, tool_calls: [], finish_reason: 'other', usage: { input_tokens: 0, output_tokens: 0 }, model: scope.model ?? '', provider: 'openai', api_key_id: scope.api_key_id ?? '', attempts: 1 };
-          return { turn: partial, stopped: true };
-        }
-      } else if (line.type === 'retry') await live([{ type: 'agent.model.retry', data: { round, attempt: line.attempt, wait_ms: line.wait_ms, reason: line.reason } }]);
-      else if (line.type === 'done') {
-        const { type: _type, ...turn } = line;
-        return { turn, stopped: false };
-      } else if (line.type === 'error') throw new ModelFailure(line.message, line.code);
+    // the partial answer so far; destroying the stream aborts the provider call (plugins/models stream.ts)
+    const stop = (): { turn: GenerateResult; stopped: true } => {
+      stream.destroy();
+      return { turn: { text, tool_calls: [], finish_reason: 'other', usage: { input_tokens: 0, output_tokens: 0 }, model: scope.model ?? '', provider: 'openai', api_key_id: scope.api_key_id ?? '', attempts: 1 }, stopped: true };
+    };
+    if (interrupted?.aborted) return stop();
+    // an interrupt cuts the stream at once, not at the next delta (a stalled provider sends none)
+    const cut = () => void stream.destroy();
+    interrupted?.addEventListener('abort', cut, { once: true });
+    try {
+      for await (const line of readGenerateStream(stream)) {
+        if (line.type === 'text.delta') {
+          text += line.text;
+          const answer = await live([{ type: 'agent.text.delta', data: { round, text: line.text } }]);
+          if (answer.stop || interrupted?.aborted) return stop();
+        } else if (line.type === 'retry') await live([{ type: 'agent.model.retry', data: { round, attempt: line.attempt, wait_ms: line.wait_ms, reason: line.reason } }]);
+        else if (line.type === 'done') {
+          const { type: _type, ...turn } = line;
+          return { turn, stopped: false };
+        } else if (line.type === 'error') throw new ModelFailure(line.message, line.code);
+      }
+    } catch (err) {
+      if (interrupted?.aborted) return stop();
+      throw err;
+    } finally {
+      interrupted?.removeEventListener('abort', cut);
     }
+    if (interrupted?.aborted) return stop();
     throw new ModelFailure('The model stream ended without an answer.', 'MODELS_ERR_STREAM_CUT');
   };
 
   return {
-    plans: scope.task_id && scope.agent_id && scope.workspace_id && plansLoaded(ctx) ? planPort(ctx, scope, meta) : undefined,
+    plans: (scope.task_id || scope.goal_id) && scope.agent_id && scope.workspace_id && plansLoaded(ctx) ? planPort(ctx, scope, meta) : undefined,
 
     modelTurn: (req) => measured('model', scope.run_id, () => modelTurn(req)),
 
@@ -127,12 +146,13 @@ function plansLoaded(ctx: Context): boolean {
   return actions.isAvailable(PLANS_PROPOSE_ACTION);
 }
 
-/** Plans of a task run (plugins/goals), proposed by the run's agent for its task. */
+/** Plans (plugins/goals) proposed by the run's agent: for its task, or for the goal a planning run is about. */
 function planPort(ctx: Context, scope: PortScope, meta: Record<string, unknown>): PlanPort {
   const get = (planId: string) => ctx.call<PlanView, { plan_id: string }>('plans.get', { plan_id: planId }, { meta });
   return {
+    kind: scope.task_id ? 'task' : 'goal',
     propose: (summary, steps) =>
-      ctx.call<PlanView, PlanProposeParams>(PLANS_PROPOSE_ACTION, { workspace_id: scope.workspace_id!, task_id: scope.task_id, agent_id: scope.agent_id!, run_id: scope.run_id, summary, steps }, { meta }),
+      ctx.call<PlanView, PlanProposeParams>(PLANS_PROPOSE_ACTION, { workspace_id: scope.workspace_id!, task_id: scope.task_id, goal_id: scope.goal_id, agent_id: scope.agent_id!, run_id: scope.run_id, summary, steps }, { meta }),
     get,
     async decide(planId, decision) {
       const verb = decision.decision === 'approve' ? 'approve' : 'reject';

@@ -9,10 +9,11 @@ export const EXECUTION_SCHEMA = {
     id: { type: 'string', description: 'The run id (also readable at GET /api/v1/workflows/runs/{run_id}, with its checkpoints as the tool timeline).' },
     agent_id: { type: ['string', 'null'] },
     task_id: { type: ['string', 'null'] },
+    goal_id: { type: ['string', 'null'], description: 'The goal a planning run produces a plan for (POST /api/v1/goals/{goal_id}/plan).' },
     conversation_id: { type: ['string', 'null'] },
     workspace_id: { type: ['string', 'null'] },
     status: { type: 'string', enum: RUN_STATUSES },
-    reason: { type: ['string', 'null'], description: 'Why it started: assigned_at_creation, unassigned_at_creation (the master agent took a task created unassigned, as the workspace governance says), assigned, mention, retry, chat.' },
+    reason: { type: ['string', 'null'], description: 'Why it started: assigned_at_creation, unassigned_at_creation (the master agent took a task created unassigned, as the workspace governance says), assigned, mention, retry, chat, goal_plan (POST /api/v1/goals/{goal_id}/plan).' },
     rounds: { type: 'integer', description: 'Model turns committed so far.' },
     tool_calls: { type: 'integer', description: 'Tool calls committed so far (including one in flight).' },
     pause: { type: ['object', 'null'], description: 'While paused: what it waits for (runtime_approval or question, with the message).' },
@@ -32,7 +33,7 @@ const iso = (d: Date | string | null): string | null => (d === null ? null : new
 function executionView(r: Row) {
   const trigger = r.trigger ?? {};
   return {
-    id: r.id, agent_id: trigger.agent_id ?? null, task_id: trigger.task_id ?? null, conversation_id: trigger.conversation_id ?? null,
+    id: r.id, agent_id: trigger.agent_id ?? null, task_id: trigger.task_id ?? null, goal_id: trigger.goal_id ?? null, conversation_id: trigger.conversation_id ?? null,
     workspace_id: r.workspace_id ?? null, status: r.status, reason: trigger.reason ?? null, rounds: r.rounds, tool_calls: r.tool_calls,
     pause: r.pause ?? null, output: r.output ?? null, error: r.error ?? null,
     created_at: iso(r.created_at), started_at: iso(r.started_at), finished_at: iso(r.finished_at),

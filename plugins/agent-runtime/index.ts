@@ -1,5 +1,6 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { listExecutions } from './executions.ts';
+import { planGoal } from './goal-plans.ts';
 import { agentTools } from './agent-tools.ts';
 import { generateAgent } from './generate.ts';
 import { applySettled, resumeFromPlan, resumeFromReview, resumeFromTask, startTaskRun, type RunRequested } from './task-runs.ts';
@@ -71,4 +72,11 @@ export const agentRuntimeRoutes = {
   actions: { tools: agentTools, generate: generateAgent },
 } as unknown as ServiceSchema;
 
-export default [executionsService, agentRuntimeRoutes];
+/** Goal routes that need the runtime (a planning run), beside the goals package's CRUD under /goals. */
+export const goalPlanningRoutes = {
+  name: 'goal-planning',
+  settings: { rest: '/goals' },
+  actions: { plan: planGoal },
+} as unknown as ServiceSchema;
+
+export default [executionsService, agentRuntimeRoutes, goalPlanningRoutes];

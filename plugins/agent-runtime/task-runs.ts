@@ -12,6 +12,8 @@ export interface RunRequested {
   dispatch_id: string;
   requested_by: string | null;
   log_id?: string;
+  /** a mention's comment, as written */
+  comment?: string;
 }
 
 interface TaskView {
@@ -26,11 +28,12 @@ interface TaskView {
 
 const asUser = (entityId: string, userId: string | null) => ({ meta: { user: { id: userId, entity_id: entityId, role: 'member' } } });
 
-/** What the agent is asked: the task as a person would read it. */
-export function taskPrompt(task: TaskView, reason: RunRequested['reason']): string {
+/** What the agent is asked: the task as a person would read it (and the comment that mentioned the agent). */
+export function taskPrompt(task: TaskView, reason: RunRequested['reason'], comment?: string): string {
   const lines = [`You are working on the task "${task.title}" (priority ${task.priority} of 5, status ${task.status}).`];
   if (task.description) lines.push('', task.description);
   if (reason === 'retry') lines.push('', 'An earlier attempt failed; try again.');
+  if (reason === 'mention' && comment) lines.push('', 'You were mentioned in this comment on the task:', '', comment);
   lines.push(
     '',
     'Do the work with the tools you have. For work of several steps, first propose your plan with propose_plan and follow it once approved, marking each step with update_plan_step. When you are done, answer with a short report of what you did. If you cannot go on without information only a person has, use ask_human.',
@@ -67,9 +70,10 @@ export async function startTaskRun(broker: ServiceBroker, req: RunRequested): Pr
       workspace_id: task.workspace_id,
       steps: [
         { id: 'start', type: 'trigger', next: ['agent'] },
-        { id: 'agent', type: 'agent', config: { agent_id: agent.id, prompt: taskPrompt(task, req.reason), task_id: task.id } },
+        // the prompt holds what people wrote (title, description, a comment): a whole-string template of the trigger, so braces in it stay text
+        { id: 'agent', type: 'agent', config: { agent_id: agent.id, prompt: '{{trigger.prompt}}', task_id: task.id } },
       ],
-      trigger: { agent_id: agent.id, task_id: task.id, dispatch_id: req.dispatch_id, reason: req.reason },
+      trigger: { agent_id: agent.id, task_id: task.id, dispatch_id: req.dispatch_id, reason: req.reason, prompt: taskPrompt(task, req.reason, req.comment) },
     },
     opts,
   );

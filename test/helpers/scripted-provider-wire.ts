@@ -19,6 +19,8 @@ export interface WireAnswer {
   toolCalls: WireToolCall[];
   usage: { input_tokens: number; output_tokens: number };
   streamError?: string;
+  /** after the text chunks, send nothing more and never finish (a provider that stalls mid-stream) */
+  stallAfterChunks?: boolean;
 }
 
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
@@ -51,6 +53,7 @@ export function streamOpenAi(res: ServerResponse, request: any, a: WireAnswer): 
     data({ id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 0, model: a.model, choices: [{ index: 0, delta, finish_reason: finish }] });
   chunk({ role: 'assistant', content: '' }, null);
   for (const text of a.chunks) chunk({ content: text }, null);
+  if (a.stallAfterChunks) return;
   a.toolCalls.forEach((call, index) => {
     chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null);
     for (const piece of call.chunks) chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null);
@@ -77,6 +80,7 @@ export function streamAnthropic(res: ServerResponse, a: WireAnswer): void {
     event('ping', {});
     for (const text of a.chunks) event('content_block_delta', { index, delta: { type: 'text_delta', text } });
   }
+  if (a.stallAfterChunks) return;
   if (a.streamError !== undefined) {
     event('error', { error: { type: 'overloaded_error', message: a.streamError } });
     return void res.end();

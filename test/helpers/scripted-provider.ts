@@ -17,8 +17,10 @@ import { sendJson, splitArguments, splitWords, streamAnthropic, streamOpenAi, wh
  *   provider.replies.push({ object: { title: 'A', done: true } });   // a structured-output answer
  *   provider.replies.push({ error: 429, retry_after: 1 });           // 429 with Retry-After: 1
  *   provider.replies.push((request) => ({ text: `you sent ${request.body.messages.length} messages` }));
+ *   provider.replies.push(() => released.then(() => ({ text: 'later' })));  // held until `released` settles
  *   ... call something that reaches the provider ...
  *   provider.requests.at(-1)  // { api: 'anthropic', path: '/v1/messages', headers, body }
+ *   await provider.closed(provider.requests.at(-1)!)  // its connection closed (answered, or cut by the client)
  *
  * Routing: any POST whose path ends in `/chat/completions` is OpenAI, any POST whose path ends
  * in `/messages` is Anthropic; anything else is a 404 (still recorded, `api: 'unknown'`).
@@ -81,6 +83,8 @@ export interface TextReply {
   stream_error?: string;
   /** after the headers (streaming only), stop sending and never finish (a provider that stalls) */
   stall_after_headers?: boolean;
+  /** after the text chunks (streaming only), stop sending and never finish (a provider that stalls mid-stream) */
+  stall_after_chunks?: boolean;
 }
 
 export interface RecordedRequest {
@@ -103,6 +107,8 @@ export interface ScriptedProvider {
   requests: RecordedRequest[];
   /** resolves with the next request that arrives after this call */
   nextRequest(): Promise<RecordedRequest>;
+  /** resolves once the connection of that request is closed (answered, or cut by either side) */
+  closed(request: RecordedRequest): Promise<void>;
   /** stops the server, cutting any hanging or stalled connection */
   close(): Promise<void>;
 }
@@ -111,6 +117,7 @@ export async function startScriptedProvider(opts: { fallback?: ScriptedReply; po
   const replies: ScriptedReply[] = [];
   const requests: RecordedRequest[] = [];
   const waiters: ((r: RecordedRequest) => void)[] = [];
+  const closings = new WeakMap<RecordedRequest, Promise<void>>();
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -126,6 +133,7 @@ export async function startScriptedProvider(opts: { fallback?: ScriptedReply; po
         /* keep the raw text */
       }
       const recorded: RecordedRequest = { api, method: req.method ?? 'GET', path, headers: req.headers, body };
+      closings.set(recorded, new Promise<void>((resolve) => (res.writableEnded || res.destroyed ? resolve() : res.once('close', () => resolve()))));
       requests.push(recorded);
       waiters.shift()?.(recorded);
       if (api === 'unknown') return sendJson(res, 404, { error: { message: `no route ${req.method} ${pathname}`, type: 'not_found' } });
@@ -147,6 +155,7 @@ export async function startScriptedProvider(opts: { fallback?: ScriptedReply; po
     replies,
     requests,
     nextRequest: () => new Promise((resolve) => waiters.push(resolve)),
+    closed: (request) => closings.get(request) ?? Promise.reject(new Error('not a request of this provider')),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -200,5 +209,6 @@ function resolve(api: 'openai' | 'anthropic', reply: TextReply, request: any): W
     toolCalls,
     usage: reply.usage ?? { input_tokens: 11, output_tokens: chunks.length + toolCalls.length },
     streamError: reply.stream_error,
+    stallAfterChunks: reply.stall_after_chunks,
   };
 }

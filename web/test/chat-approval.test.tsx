@@ -5,6 +5,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApprovalPanel, approvalBody } from '../src/pages/chat/ApprovalPanel';
 import { useChatStream, type ChatStream } from '../src/pages/chat/useChatStream';
+import { LiveReply } from '../src/pages/chat/LiveReply';
+import { initialStream } from '../src/pages/chat/chat-stream';
 import { AnnouncerProvider } from '../src/ui/announcer';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -48,7 +50,7 @@ describe('deciding a tool approval in the chat', () => {
       return json(200, { conversation_id: 'c-1', run_id: 'r-1', decision: 'approve', last_event_id: 12, message: {} });
     });
     const onDecided = vi.fn();
-    wrap(<ApprovalPanel conversationId="c-1" approval={{ run_id: 'r-1', step_id: 'agent', tool: 'tasks', reason: 'The policy asks a person.' }} onDecided={onDecided} />);
+    wrap(<ApprovalPanel conversationId="c-1" approval={{ run_id: 'r-1', step_id: 'agent', tool: 'tasks', reason: 'The policy asks a person.', source: 'tool' }} onDecided={onDecided} />);
     expect(screen.getByRole('form', { name: 'Tool approval' })).toHaveTextContent('tasks');
     await userEvent.type(screen.getByLabelText('Comment (optional)'), 'fine');
     await userEvent.click(screen.getByRole('button', { name: 'Approve' }));
@@ -56,10 +58,26 @@ describe('deciding a tool approval in the chat', () => {
     expect(sent).toEqual([{ url: '/api/v1/chat/conversations/c-1/approval', method: 'POST', body: '{"decision":"approve","comment":"fine"}' }]);
   });
 
+  it("a workflow's approval wait names its step, not a tool", async () => {
+    const sent: string[] = [];
+    vi.stubGlobal('fetch', async (req: Request) => {
+      sent.push(await req.text());
+      return json(200, { conversation_id: 'c-1', run_id: 'r-2', decision: 'approve', last_event_id: 7, message: {} });
+    });
+    const onDecided = vi.fn();
+    wrap(<ApprovalPanel conversationId="c-1" approval={{ run_id: 'r-2', step_id: 'sign_off', tool: null, reason: 'Check the refund.', source: 'workflow' }} onDecided={onDecided} />);
+    const form = screen.getByRole('form', { name: 'Workflow approval' });
+    expect(form).toHaveTextContent('The workflow waits for your approval at step sign_off. Check the refund.');
+    expect(form).not.toHaveTextContent(/tool/i);
+    await userEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(onDecided).toHaveBeenCalledWith(expect.objectContaining({ run_id: 'r-2' })));
+    expect(sent).toEqual(['{"decision":"approve"}']);
+  });
+
   it('a refusal (the approval was already decided) is shown with its code, and nothing follows', async () => {
     vi.stubGlobal('fetch', async () => json(409, { title: 'Nothing in this conversation waits for an approval', status: 409, code: 'CHAT_ERR_NO_PENDING_APPROVAL', detail: 'Decided already.' }));
     const onDecided = vi.fn();
-    wrap(<ApprovalPanel conversationId="c-1" approval={{ run_id: 'r-1', step_id: 'agent', tool: 'tasks', reason: null }} onDecided={onDecided} />);
+    wrap(<ApprovalPanel conversationId="c-1" approval={{ run_id: 'r-1', step_id: 'agent', tool: 'tasks', reason: null, source: 'tool' }} onDecided={onDecided} />);
     await userEvent.click(screen.getByRole('button', { name: 'Reject' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Nothing in this conversation waits for an approval');
@@ -145,5 +163,31 @@ describe('the chat stream hook', () => {
     act(() => stream.stop());
     expect(signal!.aborted).toBe(true);
     expect(screen.getByTestId('status')).toHaveTextContent('stopped');
+  });
+});
+
+describe("a chat entrypoint workflow's live reply", () => {
+  it('shows each step with how it stands, in order with the agent step\'s text', () => {
+    wrap(
+      <ul>
+        <LiveReply
+          state={{
+            ...initialStream,
+            status: 'streaming',
+            parts: [{ kind: 'step', id: 'start' }, { kind: 'step', id: 'answer' }, { kind: 'text', text: 'Looking.' }, { kind: 'step', id: 'post' }],
+            steps: [
+              { id: 'start', type: 'trigger', status: 'completed' },
+              { id: 'answer', type: 'agent', status: 'running' },
+              { id: 'post', type: 'http', status: 'failed', error: { code: 'HTTP_502', message: 'bad gateway' } },
+            ],
+          }}
+        />
+      </ul>,
+    );
+    expect(screen.getByText('Workflow')).toBeInTheDocument();
+    const steps = screen.getAllByRole('status', { name: /^Step / }).map((el) => el.getAttribute('aria-label'));
+    expect(steps).toEqual(['Step start: completed', 'Step answer: running', 'Step post: failed']);
+    expect(screen.getByRole('status', { name: 'Step post: failed' })).toHaveTextContent('bad gateway HTTP_502');
+    expect(screen.getByText('Looking.')).toBeInTheDocument();
   });
 });

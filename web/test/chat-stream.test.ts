@@ -31,6 +31,12 @@ describe('a reply folded from its frames', () => {
     expect(s.tools).toEqual([{ id: 'call_t', name: 'tasks', arguments: undefined, result: { ok: true } }]);
   });
 
+  it('the tool calls of one model turn share its frame id: each is shown', () => {
+    const s = run([START, frame('tool.call', { id: 'a', name: 'datetime', arguments: {} }, 4), frame('tool.call', { id: 'b', name: 'tasks', arguments: {} }, 4), frame('tool.result', { id: 'a', name: 'datetime', ok: true }, 5), frame('tool.call', { id: 'a', name: 'datetime', arguments: {} }, 4)]);
+    expect(s.tools.map((t) => t.id)).toEqual(['a', 'b']);
+    expect(s.tools[0]!.result).toEqual({ ok: true });
+  });
+
   it('a tool that failed keeps its error', () => {
     const s = run([START, frame('tool.call', { id: 'c', name: 'http_request', arguments: {} }, 1), frame('tool.result', { id: 'c', name: 'http_request', ok: false, error: 'blocked address' }, 2)]);
     expect(s.tools[0]!.result).toEqual({ ok: false, error: 'blocked address' });
@@ -39,8 +45,43 @@ describe('a reply folded from its frames', () => {
   it('approval.required parks the reply; message.end after it does not call it complete', () => {
     const s = run([START, frame('tool.call', { id: 't', name: 'tasks', arguments: { op: 'create' } }, 3), frame('approval.required', { run_id: 'r-1', step_id: 'agent', tool: 'tasks', reason: 'policy asks' }, 4), frame('message.end', { message_id: 'm-1', text: '', status: 'complete' })]);
     expect(s.status).toBe('approval');
-    expect(s.approval).toEqual({ run_id: 'r-1', step_id: 'agent', tool: 'tasks', reason: 'policy asks' });
+    expect(s.approval).toEqual({ run_id: 'r-1', step_id: 'agent', tool: 'tasks', reason: 'policy asks', source: 'tool' });
     expect(announcementFor('streaming', 'approval', s)).toMatch(/approval to use tasks/);
+  });
+
+  it("a chat entrypoint workflow's steps show as they start and end, in order with an agent step's text and tools", () => {
+    const s = run([
+      START,
+      frame('workflow.step', { step_id: 'start', type: 'trigger', status: 'running' }),
+      frame('workflow.step', { step_id: 'start', status: 'completed' }, 3),
+      frame('workflow.step', { step_id: 'answer', type: 'agent', status: 'running' }),
+      frame('text.delta', { text: 'Looking.' }),
+      frame('tool.call', { id: 'c1', name: 'datetime', arguments: {} }, 5),
+      frame('workflow.step', { step_id: 'answer', status: 'completed' }, 7),
+      frame('workflow.step', { step_id: 'post', type: 'http', status: 'running' }),
+      frame('workflow.step', { step_id: 'post', status: 'failed', error: { code: 'HTTP_502', message: 'bad gateway' } }, 9),
+    ]);
+    expect(s.parts).toEqual([{ kind: 'step', id: 'start' }, { kind: 'step', id: 'answer' }, { kind: 'text', text: 'Looking.' }, { kind: 'tool', id: 'c1' }, { kind: 'step', id: 'post' }]);
+    expect(s.steps).toEqual([
+      { id: 'start', type: 'trigger', status: 'completed' },
+      { id: 'answer', type: 'agent', status: 'completed' },
+      { id: 'post', type: 'http', status: 'failed', error: { code: 'HTTP_502', message: 'bad gateway' } },
+    ]);
+    // a reconnect replaying a step's start does not undo how it ended
+    const again = run([{ type: 'reconnecting' }, START, frame('workflow.step', { step_id: 'post', type: 'http', status: 'running' })], s);
+    expect(again.steps.find((x) => x.id === 'post')!.status).toBe('failed');
+    expect(again.parts.filter((p) => p.kind === 'step')).toHaveLength(3);
+  });
+
+  it("a workflow's approval wait (no tool) is the workflow's, not a tool's", () => {
+    const s = run([START, frame('workflow.step', { step_id: 'sign_off', type: 'approval', status: 'running' }), frame('workflow.step', { step_id: 'sign_off', status: 'waiting' }, 3), frame('approval.required', { run_id: 'r-1', step_id: 'sign_off', tool: null, reason: 'Check the refund', source: 'workflow' }, 4), frame('message.end', { message_id: 'm-1', text: 'Check the refund', status: 'complete' })]);
+    expect(s.status).toBe('approval');
+    expect(s.approval).toEqual({ run_id: 'r-1', step_id: 'sign_off', tool: null, reason: 'Check the refund', source: 'workflow' });
+    expect(s.steps).toEqual([{ id: 'sign_off', type: 'approval', status: 'waiting' }]);
+    expect(announcementFor('streaming', 'approval', s)).toBe('The workflow waits for your approval at step sign_off');
+    // an older server sending no source: a wait naming no tool is still the workflow's
+    const old = run([START, frame('approval.required', { run_id: 'r-1', step_id: 'sign_off', tool: null, reason: null }, 4)]);
+    expect(old.approval!.source).toBe('workflow');
   });
 
   it('a question waits for the answer', () => {
@@ -82,7 +123,8 @@ describe('a reply folded from its frames', () => {
 
 describe('a pending approval from the stored conversation', () => {
   it('shows after a reload; a question or nothing is no approval', () => {
-    expect(approvalFromPending({ kind: 'approval', run_id: 'r', step_id: 's', tool: 'tasks', reason: null })).toEqual({ run_id: 'r', step_id: 's', tool: 'tasks', reason: null });
+    expect(approvalFromPending({ kind: 'approval', run_id: 'r', step_id: 's', tool: 'tasks', reason: null })).toEqual({ run_id: 'r', step_id: 's', tool: 'tasks', reason: null, source: 'tool' });
+    expect(approvalFromPending({ kind: 'approval', source: 'workflow', run_id: 'r', step_id: 'sign_off', tool: null, reason: 'Check it' })).toEqual({ run_id: 'r', step_id: 'sign_off', tool: null, reason: 'Check it', source: 'workflow' });
     expect(approvalFromPending({ kind: 'question', run_id: 'r', text: '?' })).toBeUndefined();
     expect(approvalFromPending(null)).toBeUndefined();
     expect(approvalFromPending({ kind: 'approval' })).toBeUndefined();

@@ -83,7 +83,8 @@ export function emitCommented(ctx: Context, result: CommentResult, actor: Actor)
   emitAfterCommit(ctx, 'task.commented', { entity_id: result.task.entity_id, task_id: result.task.id, log_id: result.log.id, mentions: result.log.mentions, actor });
   if (result.moved) emitStatusChanged(ctx, result.moved, actor, 'comment');
   if (result.answered) emitAfterCommit(ctx, 'task.hitl.responded', { entity_id: result.task.entity_id, task_id: result.task.id, ...result.answered });
-  emitDispatches(ctx, result.task, result.dispatches);
+  // the mentioned agent reads the comment that asked for it
+  emitDispatches(ctx, result.task, result.dispatches, { comment: result.log.body });
 }
 
 /** A page of a task's comments, oldest first (by offset or after a cursor's key). */

@@ -19,8 +19,11 @@ export function dispatchEntry(agentId: string | null, reason: DispatchReason, ex
   return { kind: 'dispatch', data: { dispatch_id: newId(), agent_id: agentId, reason, state: 'dispatched', event: TASK_RUN_REQUESTED, ...extra } };
 }
 
-/** One run request per dispatch entry, once the entries committed. */
-export function emitDispatches(ctx: Context, row: TaskRow, entries: ExecutionEntryInput[]): void {
+/**
+ * One run request per dispatch entry, once the entries committed. `extra`: fields for the event
+ * only, not the execution record (a mentioning comment's text).
+ */
+export function emitDispatches(ctx: Context, row: TaskRow, entries: ExecutionEntryInput[], extra: Record<string, unknown> = {}): void {
   for (const entry of entries) {
     if (entry.kind !== 'dispatch') continue;
     emitAfterCommit(ctx, TASK_RUN_REQUESTED, {
@@ -30,6 +33,7 @@ export function emitDispatches(ctx: Context, row: TaskRow, entries: ExecutionEnt
       // the user whose action asked for the run: the agent runtime runs it on their behalf
       requested_by: (ctx.meta as { user?: { id?: string } }).user?.id ?? null,
       ...entry.data,
+      ...extra,
     });
   }
 }

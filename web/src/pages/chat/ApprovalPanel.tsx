@@ -13,8 +13,10 @@ export function approvalBody(decision: 'approve' | 'reject', comment: string): {
 }
 
 /**
- * A tool call waiting for a person: approve (the server re-checks the current policy, then
- * runs only that call) or reject (the model is told). The answer says where to follow the run.
+ * A tool call waiting for a person, or an approval wait of the chat entrypoint's workflow
+ * (`source: workflow`, no tool): approve (the server re-checks the current policy, then runs
+ * only that call or lets the workflow go on) or reject (the model, or the workflow, is told).
+ * The answer says where to follow the run.
  */
 export function ApprovalPanel(props: { conversationId: string; approval: PendingApproval; onDecided(decision: ApprovalDecision): void }): ReactNode {
   const [comment, setComment] = useState('');
@@ -23,13 +25,20 @@ export function ApprovalPanel(props: { conversationId: string; approval: Pending
       unwrap(api.POST('/api/v1/chat/conversations/{conversation_id}/approval', { params: { path: { conversation_id: props.conversationId } }, body: approvalBody(decision, comment) })),
     onSuccess: (d) => props.onDecided(d),
   });
-  const { tool, reason } = props.approval;
+  const { tool, reason, source, step_id } = props.approval;
+  const workflow = source === 'workflow';
   return (
-    <form className="card approval" aria-label="Tool approval" onSubmit={(e) => e.preventDefault()}>
+    <form className="card approval" aria-label={workflow ? 'Workflow approval' : 'Tool approval'} onSubmit={(e) => e.preventDefault()}>
       <h3>Approval needed</h3>
-      <p>
-        The agent wants to use <code>{tool ?? 'a tool'}</code>.{reason ? ` ${reason}` : ''}
-      </p>
+      {workflow ? (
+        <p>
+          The workflow waits for your approval at step <code>{step_id}</code>.{reason ? ` ${reason}` : ''}
+        </p>
+      ) : (
+        <p>
+          The agent wants to use <code>{tool ?? 'a tool'}</code>.{reason ? ` ${reason}` : ''}
+        </p>
+      )}
       <label>
         Comment (optional)
         <input value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} />

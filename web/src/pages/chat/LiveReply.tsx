@@ -1,15 +1,18 @@
 import type { ReactNode } from 'react';
 import { Markdown } from '../../ui/Markdown';
-import { isLive, type StreamState, type ToolActivity } from './chat-stream';
+import { isLive, type StreamState, type ToolActivity, type WorkflowStepActivity } from './chat-stream';
 
-/** The reply as it streams: its text and each tool call in the order they happened. */
+/** The reply as it streams: its text, each tool call and each step of a workflow's run, in the order they happened. */
 export function LiveReply({ state }: { state: StreamState }): ReactNode {
   const tools = new Map(state.tools.map((t) => [t.id, t]));
+  const steps = new Map(state.steps.map((s) => [s.id, s]));
   return (
     <li className="message message-assistant live" aria-busy={isLive(state.status)}>
-      <strong className="who">Agent</strong>
+      <strong className="who">{state.steps.length > 0 ? 'Workflow' : 'Agent'}</strong>
       {state.parts.length === 0 && isLive(state.status) && <p className="muted">Thinking…</p>}
-      {state.parts.map((p, i) => (p.kind === 'text' ? <Markdown key={i}>{p.text}</Markdown> : <ToolCall key={p.id} tool={tools.get(p.id)!} waiting={state.status === 'approval'} />))}
+      {state.parts.map((p, i) =>
+        p.kind === 'text' ? <Markdown key={i}>{p.text}</Markdown> : p.kind === 'tool' ? <ToolCall key={`t-${p.id}`} tool={tools.get(p.id)!} waiting={state.status === 'approval'} /> : <WorkflowStep key={`s-${p.id}`} step={steps.get(p.id)!} />,
+      )}
       {state.status === 'question' && state.question && <p className="question"><strong>Question:</strong> {state.question}</p>}
     </li>
   );
@@ -27,6 +30,22 @@ function ToolCall({ tool, waiting }: { tool: ToolActivity; waiting: boolean }): 
       {tool.arguments !== undefined && <pre aria-label={`Arguments of ${tool.name}`}>{JSON.stringify(tool.arguments, null, 2)}</pre>}
       {tool.result?.error !== undefined && <pre aria-label={`Error of ${tool.name}`}>{typeof tool.result.error === 'string' ? tool.result.error : JSON.stringify(tool.result.error, null, 2)}</pre>}
     </details>
+  );
+}
+
+/** A step of the chat entrypoint's workflow: its id, node type and how it stands. */
+function WorkflowStep({ step }: { step: WorkflowStepActivity }): ReactNode {
+  return (
+    <div className={`workflow-step step-${step.status}`} role="status" aria-label={`Step ${step.id}: ${step.status}`}>
+      Step <code>{step.id}</code>
+      {step.type && <span className="muted"> ({step.type})</span>}: <span className={`badge status-${step.status}`}>{step.status === 'running' ? 'running…' : step.status}</span>
+      {step.error && (
+        <span className="problem-note">
+          {' '}
+          {step.error.message} <code>{step.error.code}</code>
+        </span>
+      )}
+    </div>
   );
 }
 

@@ -13,12 +13,24 @@ export interface PendingApproval {
   step_id: string;
   tool: string | null;
   reason: string | null;
+  /** `tool`: an agent's tool call; `workflow`: an approval wait of the chat entrypoint's workflow (no tool) */
+  source: 'tool' | 'workflow';
+}
+
+/** A step of the chat entrypoint's workflow run (`workflow.step` frames), with where it stands. */
+export interface WorkflowStepActivity {
+  id: string;
+  /** its node type, when the start frame said it */
+  type: string | null;
+  /** `running` once started, then how it ended (`completed`, `failed`, `waiting`...) */
+  status: string;
+  error?: { code: string; message: string };
 }
 
 export type StreamStatus = 'idle' | 'connecting' | 'streaming' | 'approval' | 'question' | 'complete' | 'interrupted' | 'failed' | 'stopped';
 
-/** The reply in the order it happened: text of a model turn, then the tool calls it made. */
-export type ReplyPart = { kind: 'text'; text: string } | { kind: 'tool'; id: string };
+/** The reply in the order it happened: text of a model turn, the tool calls it made, a workflow's steps. */
+export type ReplyPart = { kind: 'text'; text: string } | { kind: 'tool'; id: string } | { kind: 'step'; id: string };
 
 /** What one assistant reply looks like while it streams, built from its frames only. */
 export interface StreamState {
@@ -29,6 +41,8 @@ export interface StreamState {
   /** text and tool calls in order of arrival */
   parts: ReplyPart[];
   tools: ToolActivity[];
+  /** the steps of a workflow's run (a chat entrypoint's); none for an agent's */
+  steps: WorkflowStepActivity[];
   approval?: PendingApproval;
   question?: string;
   error?: { status: number; code: string; title: string };
@@ -38,7 +52,7 @@ export interface StreamState {
   failure?: unknown;
 }
 
-export const initialStream: StreamState = { status: 'idle', parts: [], tools: [] };
+export const initialStream: StreamState = { status: 'idle', parts: [], tools: [], steps: [] };
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
@@ -54,14 +68,16 @@ export function frameData(e: SseEvent): Record<string, unknown> | undefined {
 
 /**
  * The chat stream's frames (plugins/chat README: message.start, text.delta, tool.call,
- * tool.result, approval.required, question, error, message.end) folded into the reply's state.
+ * tool.result, approval.required, workflow.step, question, error, message.end) folded into the
+ * reply's state.
  * A frame seen twice (a reconnect replaying a durable id) changes nothing.
  */
 export function reduceStream(state: StreamState, e: SseEvent): StreamState {
   const d = frameData(e);
   if (!d) return state;
   const id = e.id !== undefined && /^\d+$/.test(e.id) ? Number(e.id) : undefined;
-  if (id !== undefined && state.lastEventId !== undefined && id <= state.lastEventId) return state;
+  // frames of one run event share its id (the tool calls of one model turn): only an older id is a replay
+  if (id !== undefined && state.lastEventId !== undefined && id < state.lastEventId) return state;
   const next: StreamState = id !== undefined ? { ...state, lastEventId: id } : { ...state };
   switch (e.event) {
     case 'message.start':
@@ -81,8 +97,15 @@ export function reduceStream(state: StreamState, e: SseEvent): StreamState {
       const id = callId ?? `result-${state.tools.length + 1}`;
       return { ...next, parts: [...state.parts, { kind: 'tool', id }], tools: [...state.tools, { id, name: str(d.name) ?? 'tool', arguments: undefined, result }] };
     }
-    case 'approval.required':
-      return { ...next, status: 'approval', runId: str(d.run_id) ?? state.runId, approval: { run_id: str(d.run_id) ?? state.runId ?? '', step_id: str(d.step_id) ?? '', tool: str(d.tool), reason: str(d.reason) } };
+    case 'approval.required': {
+      const tool = str(d.tool);
+      const approval: PendingApproval = { run_id: str(d.run_id) ?? state.runId ?? '', step_id: str(d.step_id) ?? '', tool, reason: str(d.reason), source: sourceOf(d.source, tool) };
+      return { ...next, status: 'approval', runId: approval.run_id || state.runId, approval };
+    }
+    case 'workflow.step': {
+      const stepId = str(d.step_id);
+      return stepId ? { ...next, ...foldStep(state, stepId, d) } : next;
+    }
     case 'question':
       return { ...next, status: 'question', question: str(d.text) ?? '' };
     case 'error': {
@@ -99,6 +122,26 @@ export function reduceStream(state: StreamState, e: SseEvent): StreamState {
     default:
       return state;
   }
+}
+
+/** an approval's source as sent, else told by its tool: a workflow's wait names none */
+function sourceOf(source: unknown, tool: string | null): PendingApproval['source'] {
+  return source === 'workflow' || source === 'tool' ? source : tool === null ? 'workflow' : 'tool';
+}
+
+/** A `workflow.step` frame: a step's start adds it (once, in order), its end sets how it ended. */
+function foldStep(state: StreamState, stepId: string, d: Record<string, unknown>): Pick<StreamState, 'parts' | 'steps'> {
+  const status = str(d.status) ?? 'completed';
+  const e = d.error && typeof d.error === 'object' ? (d.error as Record<string, unknown>) : undefined;
+  const error = e ? { code: str(e.code) ?? 'WORKFLOW_STEP_FAILED', message: str(e.message) ?? '' } : undefined;
+  const known = state.steps.find((s) => s.id === stepId);
+  if (known) {
+    // a replayed start (a reconnect) does not undo how the step ended
+    if (status === 'running') return { parts: state.parts, steps: state.steps };
+    return { parts: state.parts, steps: state.steps.map((s) => (s.id === stepId ? { ...s, status, ...(error ? { error } : {}) } : s)) };
+  }
+  const step: WorkflowStepActivity = { id: stepId, type: str(d.type), status, ...(error ? { error } : {}) };
+  return { parts: [...state.parts, { kind: 'step', id: stepId }], steps: [...state.steps, step] };
 }
 
 function appendText(parts: ReplyPart[], text: string): ReplyPart[] {
@@ -136,6 +179,7 @@ export function announcementFor(prev: StreamStatus, next: StreamStatus, state: S
     case 'streaming':
       return prev === 'connecting' || prev === 'idle' ? 'The agent is answering' : undefined;
     case 'approval':
+      if (state.approval?.source === 'workflow') return `The workflow waits for your approval at step ${state.approval.step_id}`;
       return `The agent waits for your approval to use ${state.approval?.tool ?? 'a tool'}`;
     case 'question':
       return 'The agent asks you a question';
@@ -159,9 +203,10 @@ export function isLive(status: StreamStatus): boolean {
 }
 
 /** The approval a conversation still waits for, from its stored `pending` (so a reload shows it). */
-export function approvalFromPending(pending: { kind?: string; run_id?: string; step_id?: string; tool?: string | null; reason?: string | null; text?: string | null } | null | undefined): PendingApproval | undefined {
+export function approvalFromPending(pending: { kind?: string; source?: string | null; run_id?: string; step_id?: string; tool?: string | null; reason?: string | null; text?: string | null } | null | undefined): PendingApproval | undefined {
   if (!pending || pending.kind !== 'approval' || !pending.run_id) return undefined;
-  return { run_id: pending.run_id, step_id: pending.step_id ?? '', tool: pending.tool ?? null, reason: pending.reason ?? null };
+  const tool = pending.tool ?? null;
+  return { run_id: pending.run_id, step_id: pending.step_id ?? '', tool, reason: pending.reason ?? null, source: sourceOf(pending.source, tool) };
 }
 
 
