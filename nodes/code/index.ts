@@ -43,7 +43,7 @@ async function runCode(ctx: Context<CodeParams>, signal: AbortSignal): Promise<u
       language: config.language ?? 'javascript',
       code: config.code,
       dialect: config.dialect ?? 'plain',
-      input: 'input' in config ? config.input : (ctx.params.input ?? null),
+      input: config.input ?? ctx.params.input ?? null,
       execution_id: executionId,
       entity_id: context.entity_id,
       ...(typeof config.timeout === 'number' && config.timeout > 0 ? { timeout_ms: Math.ceil(config.timeout * 1000) } : {}),

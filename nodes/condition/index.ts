@@ -26,8 +26,8 @@ const nodeType: NodeTypeDeclaration = {
     type: 'object',
     properties: {
       expression: { description: 'What is tested, usually a template such as "{{trigger.body.amount}}" (not in item mode).', examples: ['{{trigger.body.amount}}'] },
-      operator: { type: 'string', enum: OPERATORS, description: 'How the expression is compared with value (default: its truthiness).', examples: ['gt'] },
-      value: { description: 'What the expression is compared with.', examples: [100] },
+      operator: { type: 'string', enum: OPERATORS, default: 'truthy', description: 'How the expression is compared with value (truthy and falsy test the expression alone).', examples: ['gt'] },
+      value: { default: null, description: 'What the expression is compared with (not read by truthy, falsy, exists and empty).', examples: [100] },
       items: { type: 'array', description: 'Item mode: the list whose items are routed, usually a template such as "{{fetch.output.items}}".', examples: ['{{fetch.output.items}}'] },
       conditions: { ...ITEM_CONDITIONS_SCHEMA, description: `Item mode: ${ITEM_CONDITIONS_SCHEMA.description}` },
       combine: COMBINE_SCHEMA,
@@ -43,6 +43,7 @@ const nodeType: NodeTypeDeclaration = {
   outputs: ['true', 'false'],
   branch_targets: ['branches.true', 'branches.false'],
   uncertain_effect: false,
+  side_effect: 'none',
 };
 
 type Config = {

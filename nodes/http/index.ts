@@ -21,13 +21,13 @@ const nodeType: NodeTypeDeclaration = {
   config_schema: {
     type: 'object',
     properties: {
-      method: { type: 'string', enum: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], default: 'GET' },
-      url: { type: 'string', minLength: 1, maxLength: 8192 },
-      headers: { type: 'object', additionalProperties: { type: 'string', maxLength: 8192 } },
-      body: {},
-      timeout: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 3600 },
-      follow_redirects: { type: 'boolean', default: true },
-      fail_on_error_status: { type: 'boolean', default: true },
+      method: { type: 'string', enum: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], default: 'GET', description: 'The HTTP method; POST and PATCH have an uncertain effect (a step in flight when its worker died is reconciled, never repeated).', examples: ['POST'] },
+      url: { type: 'string', minLength: 1, maxLength: 8192, description: 'The URL (templates allowed); loopback, link-local and private addresses are refused unless WORKFLOW_HTTP_ALLOW opens them.', examples: ['https://api.example.com/orders/{{trigger.order_id}}'] },
+      headers: { type: 'object', additionalProperties: { type: 'string', maxLength: 8192 }, default: {}, description: 'Request headers (templates allowed); user-agent is wao-workflows/1 unless given.', examples: [{ authorization: 'Bearer {{vars.token}}' }] },
+      body: { default: null, description: 'The request body: a string as is, anything else as JSON (content-type application/json unless given); null: none.', examples: [{ status: 'paid', order: '{{trigger.order_id}}' }] },
+      timeout: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 3600, default: null, description: 'Seconds the request may take, redirects included; past it the step fails with STEP_TIMEOUT (null: WORKFLOW_HTTP_TIMEOUT_SECONDS).', examples: [10] },
+      follow_redirects: { type: 'boolean', default: true, description: 'Follow up to 5 redirects (each target checked against the address policy); false: answer the redirect itself.', examples: [false] },
+      fail_on_error_status: { type: 'boolean', default: true, description: 'A status of 400 or above fails the step; false: it is the output like any other.', examples: [false] },
       output: { type: 'string', enum: ['full', 'body'], default: 'full', description: 'full: {status, ok, headers, body, url}; body: the response body alone (as an n8n HTTP Request node answers).', examples: ['body'] },
     },
     required: ['url'],
@@ -35,6 +35,8 @@ const nodeType: NodeTypeDeclaration = {
   },
   outputs: ['main'],
   uncertain_effect: { config_key: 'method', values: ['POST', 'PATCH'] },
+  // a POST or PATCH may do again what it did; other methods are meant not to
+  side_effect: 'non_idempotent',
 };
 
 type Config = { method?: string; url: string; headers?: Record<string, string>; body?: unknown; timeout?: number | null; follow_redirects?: boolean; fail_on_error_status?: boolean; output?: 'full' | 'body' };

@@ -26,7 +26,7 @@ const nodeType: NodeTypeDeclaration = {
       },
       lists: { type: 'array', maxItems: 10, description: 'Item modes: the lists combined, in order (input 1, input 2), usually templates.', examples: [['{{a.output}}', '{{b.output.items}}']] },
       fields: {
-        type: 'array', maxItems: 10, description: 'by_fields: the fields that must be equal (left in the first list, right in the second).', examples: [[{ left: 'id', right: 'user_id' }]],
+        type: 'array', maxItems: 10, default: [], description: 'by_fields: the fields that must be equal (left in the first list, right in the second; none: every pair matches).', examples: [[{ left: 'id', right: 'user_id' }]],
         items: { type: 'object', properties: { left: FIELD_PATH_SCHEMA, right: FIELD_PATH_SCHEMA }, required: ['left', 'right'], additionalProperties: false },
       },
       join: {
@@ -36,8 +36,8 @@ const nodeType: NodeTypeDeclaration = {
       },
       output_from: { type: 'string', enum: ['both', 'first', 'second'], default: 'both', description: "by_fields, inner: merged pairs (both), or the matched items of one list as they are; anti: both lists' unmatched items, or one's.", examples: ['first'] },
       multiple: { type: 'string', enum: ['all', 'first'], default: 'all', description: 'by_fields: an item pairs with every matching item of the second list, or with the first one only.', examples: ['first'] },
-      prefer: { type: 'string', enum: ['first', 'second'], description: "by_fields: whose keys win where paired items share one (default: the second list's; for join right the first's).", examples: ['first'] },
-      source_key: { type: 'string', minLength: 1, maxLength: 100, description: "by_fields, anti with output_from both (and both lists holding items): the key set on each item to 'input1' or 'input2'.", examples: ['_source'] },
+      prefer: { type: ['string', 'null'], enum: ['first', 'second', null], default: null, description: "by_fields: whose keys win where paired items share one (null: the second list's; for join right the first's).", examples: ['first'] },
+      source_key: { type: ['string', 'null'], minLength: 1, maxLength: 100, default: null, description: "by_fields, anti with output_from both (and both lists holding items): the key set on each item to 'input1' or 'input2' (null: none).", examples: ['_source'] },
       include_unpaired: { type: 'boolean', default: false, description: 'by_position: as many items as the longest list (a missing item adds nothing), not the shortest.', examples: [true] },
       deep: { type: 'boolean', default: false, description: 'by_position, by_fields, all_pairs: combine nested objects and lists key by key and element by element (default: the later item\'s top-level keys replace the earlier\'s).', examples: [true] },
       strict: { type: 'boolean', default: false, description: 'by_fields: matching values must also be of the same type (default: 5 matches "5").', examples: [true] },
@@ -49,6 +49,7 @@ const nodeType: NodeTypeDeclaration = {
   },
   outputs: ['main'],
   uncertain_effect: false,
+  side_effect: 'none',
 };
 
 export default defineNodeType(nodeType, (params: { config: { mode?: string }; inputs?: Record<string, unknown> }) => {

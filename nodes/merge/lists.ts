@@ -19,8 +19,8 @@ export interface ListsConfig {
   join?: Join;
   output_from?: 'both' | 'first' | 'second';
   multiple?: 'all' | 'first';
-  prefer?: 'first' | 'second';
-  source_key?: string;
+  prefer?: 'first' | 'second' | null;
+  source_key?: string | null;
   include_unpaired?: boolean;
   choose?: number | 'empty';
   deep?: boolean;

@@ -42,9 +42,9 @@ const nodeType: NodeTypeDeclaration = {
           additionalProperties: false,
         },
       },
-      default: { ...target, description: 'Followed when no case matches.', examples: ['other'] },
+      default: { oneOf: [...target.oneOf, { type: 'null' }], default: null, description: 'Followed when no case matches (null: nothing is).', examples: ['other'] },
       operands: { ...OPERANDS_SCHEMA, description: `Item mode: ${OPERANDS_SCHEMA.description}` },
-      all_matching: { type: 'boolean', default: false, description: 'Item mode: each item goes to every case it matches (default: the first only); default still takes the items no case matches.' },
+      all_matching: { type: 'boolean', default: false, description: 'Item mode: each item goes to every case it matches (false: the first only); default still takes the items no case matches.', examples: [true] },
     },
     required: ['cases'],
     if: { required: ['items'] },
@@ -55,10 +55,11 @@ const nodeType: NodeTypeDeclaration = {
   outputs: ['case', 'default'],
   branch_targets: ['cases.*.next', 'default'],
   uncertain_effect: false,
+  side_effect: 'none',
 };
 
 type Case = { equals?: unknown; conditions?: Condition[]; combine?: 'and' | 'or'; next: string | string[] };
-type Config = { value?: unknown; items?: unknown; field?: string; cases: Case[]; default?: string | string[]; operands?: unknown; all_matching?: boolean };
+type Config = { value?: unknown; items?: unknown; field?: string; cases: Case[]; default?: string | string[] | null; operands?: unknown; all_matching?: boolean };
 
 const noWait = async (): Promise<void> => undefined;
 
@@ -70,7 +71,7 @@ async function itemMode(config: Config) {
   );
   const keys = [...config.cases.map((_, i) => `case_${i}`), 'default'];
   const targets: Record<string, Targets> = Object.fromEntries(config.cases.map((c, i) => [`case_${i}`, c.next]));
-  targets.default = config.default;
+  targets.default = config.default ?? undefined;
   const branchOf = (item: unknown, i: number): string | string[] => {
     if (config.all_matching) {
       const matched = tests.flatMap((test, c) => (test(item, i) ? [`case_${c}`] : []));
@@ -88,5 +89,5 @@ export default defineNodeType(nodeType, (params: { config: Config }) => {
   if (config.items !== undefined) return itemMode(config);
   const index = config.cases.findIndex((c) => sameValue(config.value, c.equals));
   if (index >= 0) return { output: { matched: index, value: config.value }, next: [config.cases[index].next].flat() };
-  return { output: { matched: 'default', value: config.value }, next: config.default === undefined ? [] : [config.default].flat() };
+  return { output: { matched: 'default', value: config.value }, next: config.default === undefined || config.default === null ? [] : [config.default].flat() };
 });
