@@ -15,7 +15,7 @@ test('docs/nodes.md is what the declarations render (run `npm run docs:nodes` af
   t.is(readFileSync(join(ROOT, 'docs', 'nodes.md'), 'utf8'), renderNodeDocs(declarations));
 });
 
-test('every node package declares its type, with its side effect, and every config key a description, an example and (optional ones) a default', async (t) => {
+test('every node package declares its type, with its side effect, and every config key a description, an example and (optional ones) a default its schema accepts', async (t) => {
   const packages = readdirSync(NODES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
   const declarations = await nodeDeclarations(NODES);
   // a package whose entry exports no declaration would be left out of the docs and of this check
@@ -33,6 +33,9 @@ test('the completeness check names each kind of gap, and lets keys a mode or ano
     'k has no description',
     'k has no example',
     'k is optional without a default',
+  ]);
+  t.deepEqual(declarationGaps({ ...base, side_effect: 'none', config_schema: { type: 'object', properties: { k: { ...key, type: 'integer', default: null } } } }, NODE_SIDE_EFFECTS), [
+    'k has a default its schema refuses: must be integer, got null',
   ]);
   const modes = {
     type: 'object',

@@ -1,3 +1,4 @@
+import { validateJsonSchema } from '../../kernel/json-schema/validate.ts';
 import type { NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
 
 type Schema = Record<string, unknown>;
@@ -31,7 +32,7 @@ export function conditionalKeys(schema: unknown): Set<string> {
 /**
  * What a node type's declaration lacks for the docs and the editor's form: a side-effect kind,
  * and per config key a description, an example, and (unless it is required, by the schema or
- * by a mode) a default.
+ * by a mode) a default that its own schema accepts (the editor's form starts from it).
  */
 export function declarationGaps(d: NodeTypeDeclaration, sideEffects: readonly string[]): string[] {
   const gaps: string[] = [];
@@ -43,6 +44,10 @@ export function declarationGaps(d: NodeTypeDeclaration, sideEffects: readonly st
     if (typeof s.description !== 'string' || !s.description) gaps.push(`${key} has no description`);
     if (!Array.isArray(s.examples) || s.examples.length === 0) gaps.push(`${key} has no example`);
     if (!required.has(key) && !conditional.has(key) && !('default' in s)) gaps.push(`${key} is optional without a default`);
+    if ('default' in s) {
+      const problem = validateJsonSchema(s, s.default, '', { templates: false })[0];
+      if (problem) gaps.push(`${key} has a default its schema refuses: ${problem.message}`);
+    }
   }
   return gaps;
 }
