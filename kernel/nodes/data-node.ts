@@ -58,6 +58,12 @@ export class StepBudget {
   }
 }
 
+/** The budget of a step: its run's cancel (`signal`) and `config.timeout` when that is a positive number. */
+export function budgetOf(signal: AbortSignal, config: unknown): StepBudget {
+  const timeout = (config as { timeout?: unknown } | null)?.timeout;
+  return new StepBudget(signal, typeof timeout === 'number' && timeout > 0 ? timeout : null);
+}
+
 /** What a data node's `execute` gets. */
 export interface DataNodeParams<C> {
   config: C;
@@ -92,8 +98,7 @@ export function defineDataNodeType<C>(nodeType: NodeTypeDeclaration, execute: Da
     async (ctx, signal) => {
       const { config, input, inputs, context } = ctx.params;
       checkResolvedConfig(schema, config);
-      const timeout = (config as { timeout?: unknown }).timeout;
-      const budget = new StepBudget(signal, typeof timeout === 'number' && timeout > 0 ? timeout : null);
+      const budget = budgetOf(signal, config);
       return execute({ config, input: input ?? null, inputs: inputs ?? {}, context: context ?? {} }, budget, ctx);
     },
   );

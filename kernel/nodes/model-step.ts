@@ -81,6 +81,11 @@ export async function modelTurn(ctx: Context, context: NodeRunContext, params: G
   } catch (err) {
     throw modelStepError(err);
   }
+  // aborted while the call was being set up: its listener below would never fire
+  if (signal?.aborted) {
+    stream.destroy();
+    throw abortError();
+  }
   const stop = (): void => void stream.destroy();
   signal?.addEventListener('abort', stop, { once: true });
   try {

@@ -1,4 +1,6 @@
-import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
+import type { NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
+import { budgetOf } from '../../kernel/nodes/data-node.ts';
+import { interruptibleNodeService } from '../../kernel/nodes/interruptible.ts';
 import { FIELD_PATH_SCHEMA } from '../../kernel/nodes/item-path.ts';
 import { JOINS, LIST_MODES, mergeLists, type ListsConfig } from './lists.ts';
 
@@ -6,7 +8,8 @@ import { JOINS, LIST_MODES, mergeLists, type ListsConfig } from './lists.ts';
  * Workflow node type `merge`: runs once every branch leading to it has settled (the engine
  * waits for all parents; a branch not taken does not hold it up). Its output combines the
  * outputs of the branches that reached it: an object keyed by step id, or an array. The item
- * modes (lists.ts) combine the lists named in `lists` instead, into one list of items.
+ * modes (lists.ts) combine the lists named in `lists` instead, into one list of items; a long
+ * one stops at `config.timeout` (STEP_TIMEOUT) and at a cancel of its run (STEP_INTERRUPTED).
  */
 const nodeType: NodeTypeDeclaration = {
   type: 'merge',
@@ -52,8 +55,14 @@ const nodeType: NodeTypeDeclaration = {
   side_effect: 'none',
 };
 
-export default defineNodeType(nodeType, (params: { config: { mode?: string }; inputs?: Record<string, unknown> }) => {
-  if ((LIST_MODES as readonly string[]).includes(params.config.mode ?? '')) return { output: mergeLists(params.config as ListsConfig) };
-  const inputs = params.inputs ?? {};
-  return { output: params.config.mode === 'array' ? Object.values(inputs) : inputs };
+type Params = { config: { mode?: string; timeout?: unknown }; inputs?: Record<string, unknown>; context?: { run_id?: string } };
+
+export default interruptibleNodeService<Params>(nodeType, (params) => params.context?.run_id ?? '', async (ctx, signal) => {
+  const { config } = ctx.params;
+  if ((LIST_MODES as readonly string[]).includes(config.mode ?? '')) {
+    const budget = budgetOf(signal, config);
+    return { output: await mergeLists(config as unknown as ListsConfig, () => budget.tick()) };
+  }
+  const inputs = ctx.params.inputs ?? {};
+  return { output: config.mode === 'array' ? Object.values(inputs) : inputs };
 });
