@@ -1,32 +1,51 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NODE_SIDE_EFFECTS, type NodeTypeDeclaration } from '../kernel/nodes/contract.ts';
 import { nodeDeclarations } from '../kernel/nodes/declarations.ts';
 import { renderNodeDocs } from '../kernel/nodes/docs.ts';
+import { declarationGaps } from './helpers/declaration-gaps.ts';
 
 const ROOT = join(import.meta.dirname, '..');
+const NODES = join(ROOT, 'nodes');
 
 test('docs/nodes.md is what the declarations render (run `npm run docs:nodes` after changing one)', async (t) => {
-  const declarations = await nodeDeclarations(join(ROOT, 'nodes'));
+  const declarations = await nodeDeclarations(NODES);
   t.true(declarations.length >= 20);
   t.is(readFileSync(join(ROOT, 'docs', 'nodes.md'), 'utf8'), renderNodeDocs(declarations));
 });
 
-type Conditional = { then?: { required?: string[] }; else?: { required?: string[] } };
+test('every node package declares its type, with its side effect, and every config key a description, an example and (optional ones) a default its schema accepts', async (t) => {
+  const packages = readdirSync(NODES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const declarations = await nodeDeclarations(NODES);
+  // a package whose entry exports no declaration would be left out of the docs and of this check
+  t.deepEqual(declarations.map((d) => d.type).sort(), [...packages].sort());
+  for (const d of declarations) t.deepEqual(declarationGaps(d, NODE_SIDE_EFFECTS), [], d.type);
+});
 
-test('every config key of the logic and data node types has a description and an example, and every optional one a default', async (t) => {
-  const own = new Set(['filter', 'aggregate', 'split', 'limit', 'sort', 'dedupe', 'datetime', 'loop', 'extractfromfile']);
-  const declarations = (await nodeDeclarations(join(ROOT, 'nodes'))).filter((d) => own.has(d.type));
-  t.is(declarations.length, own.size);
-  for (const d of declarations) {
-    t.truthy(d.side_effect, `${d.type} declares its side effect`);
-    const schema = d.config_schema as { properties: Record<string, Record<string, unknown>>; required?: string[]; allOf?: Conditional[] } & Conditional;
-    // a key required by one op (`if op is round then round_to`) has no default to fall back on
-    const requiredByOp = new Set([...(schema.allOf ?? []), schema].flatMap((c) => [...(c.then?.required ?? []), ...(c.else?.required ?? [])]));
-    for (const [key, s] of Object.entries(schema.properties)) {
-      t.truthy(s.description, `${d.type}.${key} has a description`);
-      t.true(Array.isArray(s.examples) && s.examples.length > 0, `${d.type}.${key} has an example`);
-      if (!schema.required?.includes(key) && !requiredByOp.has(key) && !['items', 'datetime', 'to', 'to_zone', 'format', 'amount', 'branches', 'field', 'as', 'path', 'text', 'content'].includes(key)) t.true('default' in s, `${d.type}.${key} has a default`);
-    }
-  }
+test('the completeness check names each kind of gap, and lets keys a mode or another key requires go without a default', (t) => {
+  const base: Omit<NodeTypeDeclaration, 'config_schema'> = { type: 'x', version: 1, category: 'data', outputs: ['main'], uncertain_effect: false };
+  const key = { type: 'string', default: '', description: 'k', examples: ['a'] };
+  const { default: _none, ...noDefault } = key;
+  t.deepEqual(declarationGaps({ ...base, side_effect: 'none', config_schema: { type: 'object', properties: { k: key } } }, NODE_SIDE_EFFECTS), []);
+  t.deepEqual(declarationGaps({ ...base, config_schema: { type: 'object', properties: {} } }, NODE_SIDE_EFFECTS), ['side_effect is not one of none, idempotent, non_idempotent']);
+  t.deepEqual(declarationGaps({ ...base, side_effect: 'none', config_schema: { type: 'object', properties: { k: { type: 'string' } } } }, NODE_SIDE_EFFECTS), [
+    'k has no description',
+    'k has no example',
+    'k is optional without a default',
+  ]);
+  t.deepEqual(declarationGaps({ ...base, side_effect: 'none', config_schema: { type: 'object', properties: { k: { ...key, type: 'integer', default: null } } } }, NODE_SIDE_EFFECTS), [
+    'k has a default its schema refuses: must be integer, got null',
+  ]);
+  const modes = {
+    type: 'object',
+    properties: { items: noDefault, to: noDefault, field: noDefault, k: noDefault },
+    required: ['k'],
+    if: { required: ['items'] },
+    then: { required: ['to'] },
+    allOf: [{ if: { properties: { k: { const: 'a' } } }, else: { required: ['field'] } }],
+  };
+  t.deepEqual(declarationGaps({ ...base, side_effect: 'none', config_schema: modes }, NODE_SIDE_EFFECTS), []);
+  const withLoose = { ...modes, properties: { ...modes.properties, loose: noDefault } };
+  t.deepEqual(declarationGaps({ ...base, side_effect: 'none', config_schema: withLoose }, NODE_SIDE_EFFECTS), ['loose is optional without a default']);
 });

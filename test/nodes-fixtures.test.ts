@@ -1,6 +1,6 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { nodeFixtures } from './helpers/node-fixtures.ts';
+import { nodeFixtures, withChildIds } from './helpers/node-fixtures.ts';
 import { receipt, runUntil, startWorkflowsKernel, type WorkflowsKernel } from './workflows-helpers.ts';
 
 const TOKEN = 'owner-token';
@@ -16,7 +16,14 @@ test.after.always(async () => {
 
 for (const { node, file, fixture } of nodeFixtures(join(import.meta.dirname, '..'))) {
   test(`${node}/${file}: ${fixture.title}`, async (t) => {
-    const saved = await k.call('/api/v1/workflows', { method: 'POST', token: TOKEN, json: { name: fixture.definition.name ?? `${node} ${file}`, ...fixture.definition } });
+    const ids: Record<string, string> = {};
+    for (const [name, child] of Object.entries(fixture.children ?? {})) {
+      const res = await k.call('/api/v1/workflows', { method: 'POST', token: TOKEN, json: { name: `${node} ${file} child ${name}`, ...child } });
+      t.is(res.status, 201, `child ${name}: ${res.text}`);
+      ids[name] = res.body.id;
+    }
+    const definition = withChildIds(fixture.definition, ids);
+    const saved = await k.call('/api/v1/workflows', { method: 'POST', token: TOKEN, json: { name: definition.name ?? `${node} ${file}`, ...definition } });
     if (fixture.expect_save) {
       t.is(saved.status, fixture.expect_save.status, saved.text);
       for (const e of fixture.expect_save.errors) {

@@ -15,6 +15,8 @@ export interface SafeRequest {
   policy: AddressPolicy;
   /** the resolver (node:dns lookup unless a test gives its own) */
   resolve?: typeof dnsLookup;
+  /** aborting it stops the exchange at once (the request is destroyed); its reason is the error */
+  signal?: AbortSignal;
 }
 
 export interface SafeResponse {
@@ -63,6 +65,19 @@ export function guardedLookup(policy: AddressPolicy, hostname: string, resolve: 
   };
 }
 
+/** The exchange did not finish within `timeoutMs`. */
+export class RequestDeadlineError extends Error {
+  constructor(timeoutMs: number) {
+    super(`http: no complete answer within ${timeoutMs} ms`);
+    this.name = 'RequestDeadlineError';
+  }
+}
+
+/** Why an aborted signal stopped the exchange: its reason when that is an error. */
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('http: the request was aborted');
+}
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function oneHop(req: SafeRequest, url: URL, deadline: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer; remote: string }> {
@@ -72,19 +87,23 @@ function oneHop(req: SafeRequest, url: URL, deadline: number): Promise<{ status:
       const why = req.policy.refusal(hostname);
       if (why) return reject(new BlockedTargetError(`target ${why}`));
     }
+    if (req.signal?.aborted) return reject(abortReason(req.signal));
     const client = url.protocol === 'https:' ? https : http;
     const remaining = Math.max(1, deadline - Date.now());
     const outgoing = client.request(url, { method: req.method, headers: req.headers, agent: false, lookup: guardedLookup(req.policy, hostname, req.resolve ?? dnsLookup), timeout: remaining });
     let remote = '';
     let settled = false;
+    const onAbort = (): void => fail(abortReason(req.signal!));
     const fail = (err: Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
       outgoing.destroy();
       reject(err);
     };
-    const timer = setTimeout(() => fail(new Error(`http: no complete answer within ${req.timeoutMs} ms`)), remaining);
+    const timer = setTimeout(() => fail(new RequestDeadlineError(req.timeoutMs)), remaining);
+    req.signal?.addEventListener('abort', onAbort, { once: true });
     outgoing.once('socket', (socket: Socket) => {
       // the address actually connected to, checked again: a DNS answer that changed between
       // lookup and connect (rebinding) is caught here
@@ -107,6 +126,7 @@ function oneHop(req: SafeRequest, url: URL, deadline: number): Promise<{ status:
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onAbort);
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), remote });
       });
       res.on('error', (err) => fail(err));

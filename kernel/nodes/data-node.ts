@@ -58,6 +58,12 @@ export class StepBudget {
   }
 }
 
+/** The budget of a step: its run's cancel (`signal`) and `config.timeout` when that is a positive number. */
+export function budgetOf(signal: AbortSignal, config: unknown): StepBudget {
+  const timeout = (config as { timeout?: unknown } | null)?.timeout;
+  return new StepBudget(signal, typeof timeout === 'number' && timeout > 0 ? timeout : null);
+}
+
 /** What a data node's `execute` gets. */
 export interface DataNodeParams<C> {
   config: C;
@@ -92,8 +98,7 @@ export function defineDataNodeType<C>(nodeType: NodeTypeDeclaration, execute: Da
     async (ctx, signal) => {
       const { config, input, inputs, context } = ctx.params;
       checkResolvedConfig(schema, config);
-      const timeout = (config as { timeout?: unknown }).timeout;
-      const budget = new StepBudget(signal, typeof timeout === 'number' && timeout > 0 ? timeout : null);
+      const budget = budgetOf(signal, config);
       return execute({ config, input: input ?? null, inputs: inputs ?? {}, context: context ?? {} }, budget, ctx);
     },
   );
@@ -101,12 +106,13 @@ export function defineDataNodeType<C>(nodeType: NodeTypeDeclaration, execute: Da
 
 /**
  * The list a data step works on: `config.items` when given (usually a template such as
- * "{{fetch.output.body.results}}"), else the step's input. Anything but an array, or one over
- * MAX_ITEMS, fails the step with BAD_INPUT.
+ * "{{fetch.output.body.results}}"), else (missing or null) the step's input. Anything but an
+ * array, or one over MAX_ITEMS, fails the step with BAD_INPUT.
  */
 export function itemsOf(configured: unknown, input: unknown): unknown[] {
-  const source = configured === undefined ? input : configured;
-  const where = configured === undefined ? "the step's input (no config.items given)" : 'config.items';
+  const given = configured !== undefined && configured !== null;
+  const source = given ? configured : input;
+  const where = given ? 'config.items' : "the step's input (no config.items given)";
   if (!Array.isArray(source)) throw new NodeStepError(`${where} must be an array, got ${source === null ? 'null' : typeof source}.`, 'BAD_INPUT');
   if (source.length > MAX_ITEMS) throw new NodeStepError(`${where} has ${source.length} items; a step takes at most ${MAX_ITEMS}.`, 'BAD_INPUT');
   return source;
@@ -114,7 +120,8 @@ export function itemsOf(configured: unknown, input: unknown): unknown[] {
 
 /** config_schema of `items`, shared by the list nodes. */
 export const ITEMS_SCHEMA = {
-  type: 'array',
-  description: "The list to work on, usually a template such as \"{{fetch.output.body.results}}\" (default: the step's input, which must then be a list).",
+  type: ['array', 'null'],
+  default: null,
+  description: "The list to work on, usually a template such as \"{{fetch.output.body.results}}\" (null: the step's input, which must then be a list).",
   examples: ['{{fetch.output.body.items}}'],
 } as const;

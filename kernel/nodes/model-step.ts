@@ -83,6 +83,11 @@ export async function modelTurn(ctx: Context, context: NodeRunContext, params: G
   } catch (err) {
     throw modelStepError(err);
   }
+  // aborted while the call was being set up: its listener below would never fire
+  if (signal?.aborted) {
+    stream.destroy();
+    throw abortError();
+  }
   const stop = (): void => void stream.destroy();
   signal?.addEventListener('abort', stop, { once: true });
   try {
@@ -118,14 +123,15 @@ export const TIMEOUT_SCHEMA = {
   type: ['number', 'null'],
   exclusiveMinimum: 0,
   maximum: 3600,
-  description: 'Seconds the step may take; past it the model call is aborted and the step fails with STEP_TIMEOUT (default: no outer deadline; the models package still bounds each call by MODEL_REQUEST_TIMEOUT_SECONDS).',
+  default: null,
+  description: 'Seconds the step may take; past it the model call is aborted and the step fails with STEP_TIMEOUT (null: no outer deadline; the models package still bounds each call by MODEL_REQUEST_TIMEOUT_SECONDS).',
   examples: [60],
 } as const;
 
 /** config_schema of `model` and `api_key_id`, shared by the model-calling nodes. */
 export const MODEL_KEYS_SCHEMA = {
-  model: { type: 'string', minLength: 1, maxLength: 200, description: "Model name (default: the key's default model).", examples: ['gpt-4o-mini'] },
-  api_key_id: { type: 'string', minLength: 1, maxLength: 64, description: "Model provider key (default: the entity's default key, /api/v1/api-keys).", examples: ['0197c0de-5a1e-7000-8000-000000000001'] },
+  model: { type: ['string', 'null'], minLength: 1, maxLength: 200, default: null, description: "Model name (null: the key's default model).", examples: ['gpt-4o-mini'] },
+  api_key_id: { type: ['string', 'null'], minLength: 1, maxLength: 64, default: null, description: "Model provider key (null: the entity's default key, /api/v1/api-keys).", examples: ['0197c0de-5a1e-7000-8000-000000000001'] },
 } as const;
 
 /** What a model-calling node's `execute` gets: the params, the broker context, and the signal a run interrupt aborts. */

@@ -19,6 +19,8 @@ const nodeType: NodeTypeDeclaration = {
   outputs: ['main'],
   uncertain_effect: false,
   checkpoints: true,
+  // its tools may change things; every call is committed, so a resumed step repeats none
+  side_effect: 'non_idempotent',
 };
 
 interface ExecuteContext {

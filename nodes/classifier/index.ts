@@ -39,8 +39,8 @@ const nodeType: NodeTypeDeclaration = {
         },
         examples: [[{ name: 'billing', description: 'Invoices and payments', next: 'bill' }, { name: 'bug', next: 'triage' }]],
       },
-      other: { ...target, description: 'Step id(s) followed when the model answers other.', examples: ['fallback'] },
-      instructions: { type: 'string', maxLength: 20_000, description: 'Extra guidance for the model (default: none).', examples: ['A message about a failed charge is billing, not bug.'] },
+      other: { oneOf: [...target.oneOf, { type: 'null' }], default: null, description: 'Step id(s) followed when the model answers other (null: none; with no next anywhere the classifier only labels and follows all of its next).', examples: ['fallback'] },
+      instructions: { type: 'string', maxLength: 20_000, default: '', description: 'Extra guidance for the model (empty: none).', examples: ['A message about a failed charge is billing, not bug.'] },
       ...MODEL_KEYS_SCHEMA,
       timeout: TIMEOUT_SCHEMA,
     },
@@ -50,16 +50,18 @@ const nodeType: NodeTypeDeclaration = {
   outputs: ['category', OTHER],
   branch_targets: ['categories.*.next', OTHER],
   uncertain_effect: false,
+  // a model call changes nothing outside the run (its usage is metered, as any repeat's would be)
+  side_effect: 'none',
 };
 
 type Target = string | string[];
 interface ClassifierConfig {
   input: unknown;
   categories: { name: string; description?: string; next?: Target }[];
-  other?: Target;
+  other?: Target | null;
   instructions?: string;
-  model?: string;
-  api_key_id?: string;
+  model?: string | null;
+  api_key_id?: string | null;
   timeout?: number | null;
 }
 
@@ -75,9 +77,9 @@ function systemPrompt(config: ClassifierConfig): string {
 
 /** The branches to follow; a classifier naming no branch at all follows all of its next (it only labels). */
 function branchOf(config: ClassifierConfig, category: string): string[] | undefined {
-  const branching = config.other !== undefined || config.categories.some((c) => c.next !== undefined);
+  const branching = (config.other !== undefined && config.other !== null) || config.categories.some((c) => c.next !== undefined);
   if (!branching) return undefined;
-  const chosen = category === OTHER ? config.other : config.categories.find((c) => c.name === category)?.next;
+  const chosen = category === OTHER ? (config.other ?? undefined) : config.categories.find((c) => c.name === category)?.next;
   return chosen === undefined ? [] : [chosen].flat();
 }
 
@@ -96,7 +98,7 @@ export default defineModelNodeType<ClassifierConfig>(nodeType, async (ctx, { con
   const turn = await modelTurn(
     ctx,
     context,
-    { messages: [{ role: 'user', content: text }], system: systemPrompt(config), model: config.model, api_key_id: config.api_key_id, output: { schema, name: 'classification' } },
+    { messages: [{ role: 'user', content: text }], system: systemPrompt(config), model: config.model ?? undefined, api_key_id: config.api_key_id ?? undefined, output: { schema, name: 'classification' } },
     { purpose: 'node.classifier', timeoutSeconds: config.timeout, signal },
   );
   const answer = turn.object as { category: string; confidence: number };

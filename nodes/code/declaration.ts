@@ -40,10 +40,11 @@ export function codeNodeType(languages: readonly SandboxLanguage[] = SANDBOX_LAN
           examples: ['plain'],
         },
         input: {
-          description: "What the snippet sees as `input` (templates allowed, e.g. '{{fetch.output.body}}'); default: the step's input (its parent's output, or the trigger payload).",
+          default: null,
+          description: "What the snippet sees as `input` (templates allowed, e.g. '{{fetch.output.body}}'); null: the step's input (its parent's output, or the trigger payload).",
           examples: ['{{fetch.output.body}}'],
         },
-        timeout: { ...TIMEOUT_SCHEMA, description: 'Seconds the step may take; it lowers the sandbox\'s own limit (SANDBOX_TIMEOUT_SECONDS), never raises it (default: that limit alone).' },
+        timeout: { ...TIMEOUT_SCHEMA, description: 'Seconds the step may take; it lowers the sandbox\'s own limit (SANDBOX_TIMEOUT_SECONDS), never raises it (null: that limit alone).' },
       },
       required: ['code'],
       additionalProperties: false,
@@ -51,6 +52,7 @@ export function codeNodeType(languages: readonly SandboxLanguage[] = SANDBOX_LAN
     outputs: ['main'],
     // the snippet has no way to reach anything outside the sandbox: repeating it is harmless
     uncertain_effect: false,
+    side_effect: 'none',
   };
 }
 

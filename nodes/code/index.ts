@@ -51,7 +51,7 @@ async function runCode(ctx: Context<CodeParams>, signal: AbortSignal): Promise<u
   const cancel = (): void => void Promise.resolve(ctx.broadcast(SANDBOX_CANCEL_EVENT, { execution_id: executionId })).catch(() => undefined);
   signal.addEventListener('abort', cancel, { once: true });
   try {
-    const given = 'input' in config ? config.input : (ctx.params.input ?? null);
+    const given = config.input ?? ctx.params.input ?? null;
     const params: SandboxRunParams = {
       language: config.language ?? 'javascript',
       code: config.code,

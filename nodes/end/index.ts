@@ -7,12 +7,17 @@ const nodeType: NodeTypeDeclaration = {
   category: 'logic',
   title: 'End',
   description: 'Finishes the run as completed, with config.output (else the input) as the run output.',
-  config_schema: { type: 'object', properties: { output: {} }, additionalProperties: false },
+  config_schema: {
+    type: 'object',
+    properties: { output: { default: null, description: "The run's output (templates allowed); null: the step's input.", examples: [{ total: '{{sum.output.total}}' }] } },
+    additionalProperties: false,
+  },
   outputs: [],
   uncertain_effect: false,
+  side_effect: 'none',
 };
 
 export default defineNodeType(nodeType, (params: { config: { output?: unknown }; input?: unknown }) => {
-  const output = params.config.output !== undefined ? params.config.output : (params.input ?? null);
+  const output = params.config.output ?? params.input ?? null;
   return { output, finish: { status: 'completed', output } };
 });

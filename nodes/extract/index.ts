@@ -25,7 +25,7 @@ const nodeType: NodeTypeDeclaration = {
         description: 'JSON Schema of the data (keywords of kernel/json-schema/validate.ts); the answer is checked against it.',
         examples: [{ type: 'object', properties: { name: { type: 'string' }, amount: { type: 'number' } }, required: ['name', 'amount'], additionalProperties: false }],
       },
-      instructions: { type: 'string', maxLength: 20_000, description: 'Extra guidance for the model (default: none).', examples: ['Amounts are in euros; dates as YYYY-MM-DD.'] },
+      instructions: { type: 'string', maxLength: 20_000, default: '', description: 'Extra guidance for the model (empty: none).', examples: ['Amounts are in euros; dates as YYYY-MM-DD.'] },
       ...MODEL_KEYS_SCHEMA,
       timeout: TIMEOUT_SCHEMA,
     },
@@ -34,14 +34,16 @@ const nodeType: NodeTypeDeclaration = {
   },
   outputs: ['main'],
   uncertain_effect: false,
+  // a model call changes nothing outside the run (its usage is metered, as any repeat's would be)
+  side_effect: 'none',
 };
 
 interface ExtractConfig {
   input: unknown;
   schema: Record<string, unknown>;
   instructions?: string;
-  model?: string;
-  api_key_id?: string;
+  model?: string | null;
+  api_key_id?: string | null;
   timeout?: number | null;
 }
 
@@ -65,7 +67,7 @@ export default defineModelNodeType<ExtractConfig>(nodeType, async (ctx, { config
     'Extract the data the schema describes from the text the user sends. Use only what the text says; where the schema allows it, leave out what the text does not give.',
     config.instructions?.trim() ? `Instructions:\n${config.instructions.trim()}` : '',
   ].filter(Boolean).join('\n\n');
-  const base: GenerateParams = { messages: [{ role: 'user', content: text }], system, model: config.model, api_key_id: config.api_key_id, output: { schema: config.schema, name: 'extraction' } };
+  const base: GenerateParams = { messages: [{ role: 'user', content: text }], system, model: config.model ?? undefined, api_key_id: config.api_key_id ?? undefined, output: { schema: config.schema, name: 'extraction' } };
   const opts = { purpose: 'node.extract', timeoutSeconds: config.timeout, signal };
   // usage: the answering turn's (every turn, the rejected one included, is recorded by models)
   const done = (turn: GenerateResult, repaired: boolean) => ({ output: { data: turn.object ?? null, repaired, usage: turn.usage, model: turn.model } });

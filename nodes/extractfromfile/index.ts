@@ -28,7 +28,7 @@ export const nodeType: NodeTypeDeclaration = {
       encoding: { type: 'string', enum: ['base64', 'utf8'], default: 'base64', description: 'How content is given.', examples: ['utf8'] },
       format: { type: 'string', enum: ['auto', 'csv', 'xlsx', 'pdf', 'json'], default: 'auto', description: 'The file format (auto: PDF and XLSX by their signature, JSON by a leading { or [, else CSV).', examples: ['csv'] },
       header: { type: 'boolean', default: true, description: 'CSV and XLSX: the first row names the columns (rows become objects); false gives arrays.', examples: [false] },
-      delimiter: { type: 'string', minLength: 1, maxLength: 5, default: null, description: 'CSV: the field delimiter (default: comma, semicolon or tab).', examples: [';'] },
+      delimiter: { type: ['string', 'null'], minLength: 1, maxLength: 5, default: null, description: 'CSV: the field delimiter (null: comma, semicolon or tab, whichever the text uses).', examples: [';'] },
       sheet: { oneOf: [{ type: 'string', minLength: 1, maxLength: 100 }, { type: 'integer', minimum: 0, maximum: 1000 }], default: 0, description: 'XLSX: the sheet, by name or 0-based position.', examples: ['Orders'] },
       timeout: STEP_TIMEOUT_SCHEMA,
     },
@@ -45,7 +45,7 @@ export const nodeType: NodeTypeDeclaration = {
   },
 };
 
-type Config = { content: string; encoding?: 'base64' | 'utf8'; format?: 'auto' | FileFormat; header?: boolean; delimiter?: string; sheet?: string | number };
+type Config = { content: string; encoding?: 'base64' | 'utf8'; format?: 'auto' | FileFormat; header?: boolean; delimiter?: string | null; sheet?: string | number };
 
 const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
 

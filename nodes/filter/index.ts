@@ -23,10 +23,11 @@ export const nodeType: NodeTypeDeclaration = {
       combine: COMBINE_SCHEMA,
       operands: OPERANDS_SCHEMA,
       branches: {
-        type: 'object',
+        type: ['object', 'null'],
+        default: null,
         properties: { kept: target, discarded: target },
         additionalProperties: false,
-        description: 'Step ids followed when that side has at least one item (each also in next). Without branches, every next step follows.',
+        description: 'Step ids followed when that side has at least one item (each also in next). null: every next step follows.',
         examples: [{ kept: 'notify', discarded: 'archive' }],
       },
       timeout: STEP_TIMEOUT_SCHEMA,
@@ -41,7 +42,7 @@ export const nodeType: NodeTypeDeclaration = {
   failures: { ...COMMON_STEP_FAILURES, BAD_PATTERN: 'a matches / not_matches pattern that is not a regular expression the linear-time engine runs' },
 };
 
-type Config = { items?: unknown; conditions: Condition[]; combine?: 'and' | 'or'; operands?: unknown; branches?: { kept?: string | string[]; discarded?: string | string[] } };
+type Config = { items?: unknown; conditions: Condition[]; combine?: 'and' | 'or'; operands?: unknown; branches?: { kept?: string | string[]; discarded?: string | string[] } | null };
 
 export default defineDataNodeType<Config>(nodeType, async ({ config, input }, budget) => {
   const items = itemsOf(config.items, input);

@@ -25,7 +25,7 @@ export const nodeType: NodeTypeDeclaration = {
     type: 'object',
     properties: {
       workflow_id: WORKFLOW_ID_SCHEMA,
-      items: { type: 'array', maxItems: MAX_CHILDREN, description: `The elements, one child run each (each its child's trigger); default: this step's input, which must then be a list (at most ${MAX_CHILDREN}).`, examples: ['{{fetch.output.body.orders}}'] },
+      items: { type: ['array', 'null'], maxItems: MAX_CHILDREN, default: null, description: `The elements, one child run each (each its child's trigger); null: this step's input, which must then be a list (at most ${MAX_CHILDREN}).`, examples: ['{{fetch.output.body.orders}}'] },
       concurrency: { type: 'integer', minimum: 1, maximum: 20, default: 4, description: 'How many children run at once.', examples: [2] },
       on_child_failure: { type: 'string', enum: ['fail', 'continue'], default: 'fail', description: 'fail: a failed child fails the step (after the children under way finish); continue: its entry in `runs` says so and its result is null.', examples: ['continue'] },
       timeout: STEP_TIMEOUT_SCHEMA,
@@ -42,7 +42,7 @@ export const nodeType: NodeTypeDeclaration = {
 
 interface Config {
   workflow_id: string;
-  items?: unknown[];
+  items?: unknown[] | null;
   concurrency?: number;
   on_child_failure?: 'fail' | 'continue';
   timeout?: number | null;

@@ -11,9 +11,13 @@ import { inspect, MAX_PIXELS, MAX_SIDE, READ_FORMATS, transform, WRITE_FORMATS, 
  * sharp. The image comes as base64 `content` or an earlier step's `artifact`; a result is
  * stored as an artifact (output.artifact), never put in the output unless `inline` asks.
  */
-const side = (description: string, example: number) => ({ type: 'integer', minimum: 1, maximum: MAX_SIDE, description, examples: [example] });
-const offset = (description: string) => ({ type: 'integer', minimum: 0, maximum: MAX_SIDE * 10, description, examples: [10] });
-const when = (operation: string, required: string[]) => ({ if: { properties: { operation: { const: operation } }, required: ['operation'] }, then: { required } });
+const side = (description: string, example: number) => ({ type: ['integer', 'null'], minimum: 1, maximum: MAX_SIDE, description, examples: [example] });
+const offset = (description: string) => ({ type: ['integer', 'null'], minimum: 0, maximum: MAX_SIDE * 10, description, examples: [10] });
+// a key an operation requires must be given there, and not as null (its default elsewhere)
+const when = (operation: string, required: string[], type: string) => ({
+  if: { properties: { operation: { const: operation } }, required: ['operation'] },
+  then: { required, properties: Object.fromEntries(required.map((k) => [k, { type }])) },
+});
 
 export const nodeType: NodeTypeDeclaration = {
   type: 'image',
@@ -32,13 +36,13 @@ export const nodeType: NodeTypeDeclaration = {
       top: { ...offset('crop: the region\'s top edge, in pixels from the top.'), default: null },
       fit: { type: 'string', enum: ['cover', 'contain', 'fill', 'inside', 'outside'], default: 'cover', description: 'resize with width and height: cover crops to fill, contain letterboxes, fill stretches, inside/outside keep the aspect within/around the box.', examples: ['inside'] },
       without_enlargement: { type: 'boolean', default: false, description: 'resize: never make the image larger than it is.', examples: [true] },
-      format: { type: 'string', enum: [...WRITE_FORMATS], default: null, description: 'The result\'s format (required for convert; else the input\'s own, PNG when that cannot be written).', examples: ['webp'] },
-      quality: { type: 'integer', minimum: 1, maximum: 100, default: null, description: 'JPEG, WebP, AVIF, TIFF quality (the encoder\'s default when null).', examples: [80] },
+      format: { type: ['string', 'null'], enum: [...WRITE_FORMATS, null], default: null, description: 'The result\'s format (required for convert; else the input\'s own, PNG when that cannot be written).', examples: ['webp'] },
+      quality: { type: ['integer', 'null'], minimum: 1, maximum: 100, default: null, description: 'JPEG, WebP, AVIF, TIFF quality (the encoder\'s default when null).', examples: [80] },
       inline: INLINE_SCHEMA,
       timeout: MEDIA_TIMEOUT_SCHEMA,
     },
     required: ['operation'],
-    allOf: [SOURCE_REQUIRED, when('crop', ['left', 'top', 'width', 'height']), when('convert', ['format'])],
+    allOf: [SOURCE_REQUIRED, when('crop', ['left', 'top', 'width', 'height'], 'integer'), when('convert', ['format'], 'string')],
     additionalProperties: false,
   },
   outputs: ['main'],

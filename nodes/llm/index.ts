@@ -17,12 +17,12 @@ const nodeType: NodeTypeDeclaration = {
     type: 'object',
     properties: {
       prompt: { type: 'string', minLength: 1, maxLength: 200_000, description: 'What the model is asked (templates allowed).', examples: ['Summarise this ticket: {{trigger.body.text}}'] },
-      system: { type: 'string', maxLength: 100_000, description: 'System prompt (default: none).', examples: ['You are a terse support analyst.'] },
+      system: { type: 'string', maxLength: 100_000, default: '', description: 'System prompt (empty: none).', examples: ['You are a terse support analyst.'] },
       ...MODEL_KEYS_SCHEMA,
       output: { type: 'string', enum: ['text', 'json'], default: 'text', description: 'text: the answer as text ({text}); json: one JSON value matching schema ({json}).', examples: ['json'] },
       schema: { type: 'object', description: 'JSON Schema the answer must match (required with output json; keywords of kernel/json-schema/validate.ts).', examples: [{ type: 'object', properties: { summary: { type: 'string' } }, required: ['summary'] }] },
-      max_tokens: { type: 'integer', minimum: 1, maximum: 200_000, description: "Longest answer in tokens (default: the provider's).", examples: [500] },
-      temperature: { type: 'number', minimum: 0, maximum: 2, description: "Sampling temperature (default: the provider's).", examples: [0.2] },
+      max_tokens: { type: ['integer', 'null'], minimum: 1, maximum: 200_000, default: null, description: "Longest answer in tokens (null: the provider's).", examples: [500] },
+      temperature: { type: ['number', 'null'], minimum: 0, maximum: 2, default: null, description: "Sampling temperature (null: the provider's).", examples: [0.2] },
       timeout: TIMEOUT_SCHEMA,
     },
     required: ['prompt'],
@@ -32,17 +32,19 @@ const nodeType: NodeTypeDeclaration = {
   },
   outputs: ['main'],
   uncertain_effect: false,
+  // a model call changes nothing outside the run (its usage is metered, as any repeat's would be)
+  side_effect: 'none',
 };
 
 interface LlmConfig {
   prompt: string;
   system?: string;
-  model?: string;
-  api_key_id?: string;
+  model?: string | null;
+  api_key_id?: string | null;
   output?: 'text' | 'json';
   schema?: Record<string, unknown>;
-  max_tokens?: number;
-  temperature?: number;
+  max_tokens?: number | null;
+  temperature?: number | null;
   timeout?: number | null;
 }
 
@@ -61,10 +63,10 @@ export default defineModelNodeType<LlmConfig>(nodeType, async (ctx, { config, co
     {
       messages: [{ role: 'user', content: prompt }],
       system: config.system || undefined,
-      model: config.model,
-      api_key_id: config.api_key_id,
-      max_tokens: config.max_tokens,
-      temperature: config.temperature,
+      model: config.model ?? undefined,
+      api_key_id: config.api_key_id ?? undefined,
+      max_tokens: config.max_tokens ?? undefined,
+      temperature: config.temperature ?? undefined,
       ...(json ? { output: { schema: config.schema!, name: 'answer' } } : {}),
     },
     { purpose: 'node.llm', timeoutSeconds: config.timeout, signal },

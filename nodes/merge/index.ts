@@ -1,4 +1,6 @@
-import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
+import type { NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
+import { budgetOf } from '../../kernel/nodes/data-node.ts';
+import { interruptibleNodeService } from '../../kernel/nodes/interruptible.ts';
 import { FIELD_PATH_SCHEMA } from '../../kernel/nodes/item-path.ts';
 import { JOINS, LIST_MODES, mergeLists, type ListsConfig } from './lists.ts';
 
@@ -6,7 +8,8 @@ import { JOINS, LIST_MODES, mergeLists, type ListsConfig } from './lists.ts';
  * Workflow node type `merge`: runs once every branch leading to it has settled (the engine
  * waits for all parents; a branch not taken does not hold it up). Its output combines the
  * outputs of the branches that reached it: an object keyed by step id, or an array. The item
- * modes (lists.ts) combine the lists named in `lists` instead, into one list of items.
+ * modes (lists.ts) combine the lists named in `lists` instead, into one list of items; a long
+ * one stops at `config.timeout` (STEP_TIMEOUT) and at a cancel of its run (STEP_INTERRUPTED).
  */
 const nodeType: NodeTypeDeclaration = {
   type: 'merge',
@@ -26,7 +29,7 @@ const nodeType: NodeTypeDeclaration = {
       },
       lists: { type: 'array', maxItems: 10, description: 'Item modes: the lists combined, in order (input 1, input 2), usually templates.', examples: [['{{a.output}}', '{{b.output.items}}']] },
       fields: {
-        type: 'array', maxItems: 10, description: 'by_fields: the fields that must be equal (left in the first list, right in the second).', examples: [[{ left: 'id', right: 'user_id' }]],
+        type: 'array', maxItems: 10, default: [], description: 'by_fields: the fields that must be equal (left in the first list, right in the second; none: every pair matches).', examples: [[{ left: 'id', right: 'user_id' }]],
         items: { type: 'object', properties: { left: FIELD_PATH_SCHEMA, right: FIELD_PATH_SCHEMA }, required: ['left', 'right'], additionalProperties: false },
       },
       join: {
@@ -36,8 +39,8 @@ const nodeType: NodeTypeDeclaration = {
       },
       output_from: { type: 'string', enum: ['both', 'first', 'second'], default: 'both', description: "by_fields, inner: merged pairs (both), or the matched items of one list as they are; anti: both lists' unmatched items, or one's.", examples: ['first'] },
       multiple: { type: 'string', enum: ['all', 'first'], default: 'all', description: 'by_fields: an item pairs with every matching item of the second list, or with the first one only.', examples: ['first'] },
-      prefer: { type: 'string', enum: ['first', 'second'], description: "by_fields: whose keys win where paired items share one (default: the second list's; for join right the first's).", examples: ['first'] },
-      source_key: { type: 'string', minLength: 1, maxLength: 100, description: "by_fields, anti with output_from both (and both lists holding items): the key set on each item to 'input1' or 'input2'.", examples: ['_source'] },
+      prefer: { type: ['string', 'null'], enum: ['first', 'second', null], default: null, description: "by_fields: whose keys win where paired items share one (null: the second list's; for join right the first's).", examples: ['first'] },
+      source_key: { type: ['string', 'null'], minLength: 1, maxLength: 100, default: null, description: "by_fields, anti with output_from both (and both lists holding items): the key set on each item to 'input1' or 'input2' (null: none).", examples: ['_source'] },
       include_unpaired: { type: 'boolean', default: false, description: 'by_position: as many items as the longest list (a missing item adds nothing), not the shortest.', examples: [true] },
       deep: { type: 'boolean', default: false, description: 'by_position, by_fields, all_pairs: combine nested objects and lists key by key and element by element (default: the later item\'s top-level keys replace the earlier\'s).', examples: [true] },
       strict: { type: 'boolean', default: false, description: 'by_fields: matching values must also be of the same type (default: 5 matches "5").', examples: [true] },
@@ -49,10 +52,17 @@ const nodeType: NodeTypeDeclaration = {
   },
   outputs: ['main'],
   uncertain_effect: false,
+  side_effect: 'none',
 };
 
-export default defineNodeType(nodeType, (params: { config: { mode?: string }; inputs?: Record<string, unknown> }) => {
-  if ((LIST_MODES as readonly string[]).includes(params.config.mode ?? '')) return { output: mergeLists(params.config as ListsConfig) };
-  const inputs = params.inputs ?? {};
-  return { output: params.config.mode === 'array' ? Object.values(inputs) : inputs };
+type Params = { config: { mode?: string; timeout?: unknown }; inputs?: Record<string, unknown>; context?: { run_id?: string } };
+
+export default interruptibleNodeService<Params>(nodeType, (params) => params.context?.run_id ?? '', async (ctx, signal) => {
+  const { config } = ctx.params;
+  if ((LIST_MODES as readonly string[]).includes(config.mode ?? '')) {
+    const budget = budgetOf(signal, config);
+    return { output: await mergeLists(config as unknown as ListsConfig, () => budget.tick()) };
+  }
+  const inputs = ctx.params.inputs ?? {};
+  return { output: config.mode === 'array' ? Object.values(inputs) : inputs };
 });

@@ -19,8 +19,8 @@ export interface ListsConfig {
   join?: Join;
   output_from?: 'both' | 'first' | 'second';
   multiple?: 'all' | 'first';
-  prefer?: 'first' | 'second';
-  source_key?: string;
+  prefer?: 'first' | 'second' | null;
+  source_key?: string | null;
   include_unpaired?: boolean;
   choose?: number | 'empty';
   deep?: boolean;
@@ -60,8 +60,11 @@ function byPosition(lists: unknown[][], includeUnpaired: boolean, combine: Combi
   return Array.from({ length: count }, (_, i) => combine(...lists.map((l) => (i < l.length ? l[i] : {}))));
 }
 
+/** Called once per unit of work: lets a long merge see its step's deadline and its run's cancel. */
+export type Tick = () => Promise<void>;
+
 /** The pairs of items whose fields match: for each item of the first list (in order) its matches in the second. */
-function findMatches(first: unknown[], second: unknown[], config: ListsConfig) {
+async function findMatches(first: unknown[], second: unknown[], config: ListsConfig, tick: Tick) {
   const fields = config.fields ?? [];
   const matched: { a: unknown; bs: unknown[] }[] = [];
   const unmatched1: unknown[] = [];
@@ -74,6 +77,7 @@ function findMatches(first: unknown[], second: unknown[], config: ListsConfig) {
     }
     const hits: number[] = [];
     for (let j = 0; j < second.length; j++) {
+      await tick();
       if (!fields.every((f, k) => matches(wanted[k], valueAt(second[j], f.right), config.strict === true))) continue;
       hits.push(j);
       if (config.multiple === 'first') break;
@@ -85,7 +89,7 @@ function findMatches(first: unknown[], second: unknown[], config: ListsConfig) {
   return { matched, unmatched1, matched2: second.filter((_, j) => matchedIn2.has(j)), unmatched2: second.filter((_, j) => !matchedIn2.has(j)) };
 }
 
-function byFields(first: unknown[], second: unknown[], config: ListsConfig, combine: Combine): unknown[] {
+async function byFields(first: unknown[], second: unknown[], config: ListsConfig, combine: Combine, tick: Tick): Promise<unknown[]> {
   const join = config.join ?? 'inner';
   const from = config.output_from ?? 'both';
   if (first.length === 0 || second.length === 0) {
@@ -94,7 +98,7 @@ function byFields(first: unknown[], second: unknown[], config: ListsConfig, comb
     if (join === 'anti' && from !== 'both') return from === 'first' ? first : second;
     return [...first, ...second];
   }
-  const m = findMatches(first, second, config);
+  const m = await findMatches(first, second, config, tick);
   // right join: the first list's keys win unless told otherwise; every other join: the second's
   const preferFirst = (config.prefer ?? (join === 'right' ? 'first' : 'second')) === 'first';
   const merged = m.matched.flatMap(({ a, bs }) => bs.map((b) => (preferFirst ? combine(b, a) : combine(a, b))));
@@ -119,7 +123,8 @@ function byFields(first: unknown[], second: unknown[], config: ListsConfig, comb
   }
 }
 
-export function mergeLists(config: ListsConfig): unknown[] {
+/** The combined list; `tick` is called per pairing tried (by_fields, all_pairs). */
+export async function mergeLists(config: ListsConfig, tick: Tick): Promise<unknown[]> {
   const combine = config.deep ? deep : shallow;
   const lists = config.lists.map(asList);
   const [first = [], second = []] = lists;
@@ -130,9 +135,17 @@ export function mergeLists(config: ListsConfig): unknown[] {
       return config.choose === 'empty' ? [{}] : (lists[config.choose ?? 0] ?? []);
     case 'by_position':
       return byPosition(lists.length >= 2 ? lists : [first, second], config.include_unpaired === true, combine);
-    case 'all_pairs':
-      return first.flatMap((a) => second.map((b) => combine(a, b)));
+    case 'all_pairs': {
+      const out: unknown[] = [];
+      for (const a of first) {
+        for (const b of second) {
+          out.push(combine(a, b));
+          await tick();
+        }
+      }
+      return out;
+    }
     case 'by_fields':
-      return byFields(first, second, config, combine);
+      return byFields(first, second, config, combine, tick);
   }
 }

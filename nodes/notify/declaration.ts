@@ -29,7 +29,7 @@ export const notifyNodeType: NodeTypeDeclaration = {
         description: 'Email recipients (channel email only, required there).',
         examples: [['billing@example.com']],
       },
-      timeout: { ...TIMEOUT_SCHEMA, description: 'Seconds the step may take (default: no outer deadline; the SMTP connection has its own timeouts).' },
+      timeout: { ...TIMEOUT_SCHEMA, description: 'Seconds the step may take (null: no outer deadline; the SMTP connection has its own timeouts).' },
     },
     required: ['message'],
     additionalProperties: false,
@@ -38,4 +38,5 @@ export const notifyNodeType: NodeTypeDeclaration = {
   },
   outputs: ['main'],
   uncertain_effect: true,
+  side_effect: 'non_idempotent',
 };

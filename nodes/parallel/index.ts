@@ -10,9 +10,14 @@ const nodeType: NodeTypeDeclaration = {
   category: 'logic',
   title: 'Parallel',
   description: 'Fans out: every step in next runs, concurrently. Output = input.',
-  config_schema: { type: 'object', properties: { description: { type: 'string', maxLength: 2000 } }, additionalProperties: false },
+  config_schema: {
+    type: 'object',
+    properties: { description: { type: 'string', maxLength: 2000, default: '', description: 'What this step is for, for the people reading the workflow.', examples: ['Enrich the lead from CRM and web at once.'] } },
+    additionalProperties: false,
+  },
   outputs: ['main'],
   uncertain_effect: false,
+  side_effect: 'none',
 };
 
 export default defineNodeType(nodeType, (params: { input?: unknown }) => {

@@ -14,14 +14,16 @@ const nodeType: NodeTypeDeclaration = {
   config_schema: {
     type: 'object',
     properties: {
-      status: { type: 'integer', minimum: 100, maximum: 599, default: 200 },
-      headers: { type: 'object', additionalProperties: { type: 'string', maxLength: 8192 } },
-      body: {},
+      status: { type: 'integer', minimum: 100, maximum: 599, default: 200, description: 'The HTTP status the webhook caller receives.', examples: [201] },
+      headers: { type: 'object', additionalProperties: { type: 'string', maxLength: 8192 }, default: {}, description: 'Response headers (content-length, transfer-encoding, connection, keep-alive and upgrade are dropped).', examples: [{ 'x-request-id': '{{trigger.headers.x-request-id}}' }] },
+      body: { default: null, description: 'The response body (templates allowed); null: none.', examples: [{ received: true, order: '{{trigger.body.id}}' }] },
     },
     additionalProperties: false,
   },
   outputs: ['main'],
   uncertain_effect: false,
+  // the answer goes to the caller once the receipt commits: the step itself changes nothing
+  side_effect: 'none',
 };
 
 const FORBIDDEN_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);

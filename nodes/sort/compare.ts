@@ -41,9 +41,13 @@ function compareKeys(a: number | string | undefined, b: number | string | undefi
   return desc ? -c : c;
 }
 
-/** A sorted copy (Array.prototype.sort is stable); each item's keys are computed once. */
-export function sortItems(items: unknown[], keys: SortKey[]): unknown[] {
-  const decorated = items.map((item, index) => ({ item, index, keys: keys.map((k) => keyOf(valueAt(item, k.field), k.type ?? 'auto')) }));
+/** A sorted copy (Array.prototype.sort is stable); each item's keys are computed once, `tick` called after each. */
+export async function sortItems(items: unknown[], keys: SortKey[], tick: () => Promise<void>): Promise<unknown[]> {
+  const decorated: { item: unknown; index: number; keys: ReturnType<typeof keyOf>[] }[] = [];
+  for (const [index, item] of items.entries()) {
+    decorated.push({ item, index, keys: keys.map((k) => keyOf(valueAt(item, k.field), k.type ?? 'auto')) });
+    await tick();
+  }
   decorated.sort((x, y) => {
     for (let i = 0; i < keys.length; i++) {
       const c = compareKeys(x.keys[i], y.keys[i], keys[i].order === 'desc');

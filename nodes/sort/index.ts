@@ -51,9 +51,10 @@ export const nodeType: NodeTypeDeclaration = {
 
 type Config = { items?: unknown; keys?: SortKey[]; shuffle?: boolean };
 
-export default defineDataNodeType<Config>(nodeType, ({ config, input }, budget) => {
+export default defineDataNodeType<Config>(nodeType, async ({ config, input }, budget) => {
   const items = itemsOf(config.items, input);
-  const sorted = config.shuffle === true ? shuffled(items) : sortItems(items, config.keys ?? []);
-  budget.check();
+  const sorted = config.shuffle === true ? shuffled(items) : await sortItems(items, config.keys ?? [], () => budget.tick());
+  // the sort itself cannot be cut short: yield once so that a cancel sent meanwhile is seen
+  await budget.tick(1);
   return { output: { items: sorted, count: sorted.length } };
 });

@@ -20,7 +20,7 @@ export const nodeType: NodeTypeDeclaration = {
       items: ITEMS_SCHEMA,
       mode: { type: 'string', enum: ['field', 'chunks'], default: 'field', description: 'field: split a list field of each item; chunks: cut the list into lists of size.', examples: ['chunks'] },
       field: { ...FIELD_PATH_SCHEMA, description: "mode field: the list field of each item ('' when the items are themselves lists).", examples: ['lines'] },
-      as: { type: 'string', minLength: 1, maxLength: 100, description: 'mode field: the key the element gets in its output item when other fields are kept (default: the last part of field).', examples: ['line'] },
+      as: { type: ['string', 'null'], minLength: 1, maxLength: 100, default: null, description: 'mode field: the key the element gets in its output item when other fields are kept (null: the last part of field).', examples: ['line'] },
       include: { type: 'string', enum: ['none', 'other_fields'], default: 'none', description: "mode field: none gives the elements themselves; other_fields gives the item's other fields with the element under as.", examples: ['other_fields'] },
       size: { type: 'integer', minimum: 1, maximum: MAX_ITEMS, default: 10, description: 'mode chunks: the length of each chunk (the last may be shorter).', examples: [2] },
       timeout: STEP_TIMEOUT_SCHEMA,
@@ -35,7 +35,7 @@ export const nodeType: NodeTypeDeclaration = {
   failures: COMMON_STEP_FAILURES,
 };
 
-type Config = { items?: unknown; mode?: 'field' | 'chunks'; field?: string; as?: string; include?: 'none' | 'other_fields'; size?: number };
+type Config = { items?: unknown; mode?: 'field' | 'chunks'; field?: string; as?: string | null; include?: 'none' | 'other_fields'; size?: number };
 
 export default defineDataNodeType<Config>(nodeType, async ({ config, input }, budget) => {
   const items = itemsOf(config.items, input);

@@ -43,7 +43,7 @@ export const nodeType: NodeTypeDeclaration = {
     type: 'object',
     properties: {
       workflow_id: WORKFLOW_ID_SCHEMA,
-      input: { description: "The child's trigger payload (templates allowed); default: this step's input.", examples: [{ customer: '{{trigger.customer}}' }] },
+      input: { default: null, description: "The child's trigger payload (templates allowed); null: this step's input.", examples: [{ customer: '{{trigger.customer}}' }] },
       timeout: STEP_TIMEOUT_SCHEMA,
     },
     required: ['workflow_id'],
@@ -74,7 +74,7 @@ async function execute(ctx: Context<{ config: Config; input?: unknown; context?:
   if (!context.run_id || !context.engine_node) throw new NodeStepError('subworkflow runs only inside a workflow run driven by the engine.', 'NO_RUN_CONTEXT');
   const runner = new ChildRunner(ctx, context, signal, deadlineOf(config.timeout));
   const continuation = await runner.continuation(config.workflow_id, 1);
-  const [child] = await runner.runAll(continuation, [config.input === undefined ? (ctx.params.input ?? null) : config.input], 1);
+  const [child] = await runner.runAll(continuation, [config.input ?? ctx.params.input ?? null], 1);
   if (child.status !== 'completed') throw new NodeStepError(`Child run ${child.run_id} ${child.status}${child.error?.message ? `: ${child.error.message}` : ''}.`, 'CHILD_FAILED', { child_run_id: child.run_id });
   return { output: child.output, child_runs: [child.run_id] };
 }

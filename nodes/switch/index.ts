@@ -1,6 +1,7 @@
-import { defineNodeType, type NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
+import type { NodeTypeDeclaration } from '../../kernel/nodes/contract.ts';
+import { interruptibleNodeService } from '../../kernel/nodes/interruptible.ts';
 import { sameValue } from '../../kernel/nodes/values.ts';
-import { itemsOf } from '../../kernel/nodes/data-node.ts';
+import { budgetOf, itemsOf, type StepBudget } from '../../kernel/nodes/data-node.ts';
 import { valueAt } from '../../kernel/nodes/item-path.ts';
 import { checkOperands, COMBINE_SCHEMA, compileConditions, ITEM_CONDITIONS_SCHEMA, OPERANDS_SCHEMA, type Condition } from '../../kernel/nodes/item-conditions.ts';
 import { routeItems, type Targets } from '../../kernel/nodes/item-routing.ts';
@@ -14,7 +15,8 @@ import { routeItems, type Targets } from '../../kernel/nodes/item-routing.ts';
  * `field`, or the case's own `conditions` on the item, which may read `operands` computed per
  * item), or with `all_matching` to every case it matches, else to `default`; the output is
  * `{case_0: [...], case_1: [...], ..., default: [...]}`, a case's targets receive its items as
- * their input, and a case without items is not taken.
+ * their input, and a case without items is not taken. A long item mode stops at
+ * `config.timeout` (STEP_TIMEOUT) and at a cancel of its run (STEP_INTERRUPTED).
  */
 const target = { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] };
 const nodeType: NodeTypeDeclaration = {
@@ -42,9 +44,9 @@ const nodeType: NodeTypeDeclaration = {
           additionalProperties: false,
         },
       },
-      default: { ...target, description: 'Followed when no case matches.', examples: ['other'] },
+      default: { oneOf: [...target.oneOf, { type: 'null' }], default: null, description: 'Followed when no case matches (null: nothing is).', examples: ['other'] },
       operands: { ...OPERANDS_SCHEMA, description: `Item mode: ${OPERANDS_SCHEMA.description}` },
-      all_matching: { type: 'boolean', default: false, description: 'Item mode: each item goes to every case it matches (default: the first only); default still takes the items no case matches.' },
+      all_matching: { type: 'boolean', default: false, description: 'Item mode: each item goes to every case it matches (false: the first only); default still takes the items no case matches.', examples: [true] },
     },
     required: ['cases'],
     if: { required: ['items'] },
@@ -55,14 +57,13 @@ const nodeType: NodeTypeDeclaration = {
   outputs: ['case', 'default'],
   branch_targets: ['cases.*.next', 'default'],
   uncertain_effect: false,
+  side_effect: 'none',
 };
 
 type Case = { equals?: unknown; conditions?: Condition[]; combine?: 'and' | 'or'; next: string | string[] };
-type Config = { value?: unknown; items?: unknown; field?: string; cases: Case[]; default?: string | string[]; operands?: unknown; all_matching?: boolean };
+type Config = { value?: unknown; items?: unknown; field?: string; cases: Case[]; default?: string | string[] | null; operands?: unknown; all_matching?: boolean };
 
-const noWait = async (): Promise<void> => undefined;
-
-async function itemMode(config: Config) {
+async function itemMode(config: Config, budget: StepBudget) {
   const items = itemsOf(config.items, null);
   const operands = checkOperands(config.operands, items);
   const tests = config.cases.map((c, i) =>
@@ -70,7 +71,7 @@ async function itemMode(config: Config) {
   );
   const keys = [...config.cases.map((_, i) => `case_${i}`), 'default'];
   const targets: Record<string, Targets> = Object.fromEntries(config.cases.map((c, i) => [`case_${i}`, c.next]));
-  targets.default = config.default;
+  targets.default = config.default ?? undefined;
   const branchOf = (item: unknown, i: number): string | string[] => {
     if (config.all_matching) {
       const matched = tests.flatMap((test, c) => (test(item, i) ? [`case_${c}`] : []));
@@ -79,14 +80,14 @@ async function itemMode(config: Config) {
     const index = tests.findIndex((test) => test(item, i));
     return index >= 0 ? `case_${index}` : 'default';
   };
-  const routed = await routeItems(items, keys, branchOf, targets, noWait);
+  const routed = await routeItems(items, keys, branchOf, targets, () => budget.tick());
   return { output: routed.output, next: routed.next, route: routed.route, origins: routed.origins };
 }
 
-export default defineNodeType(nodeType, (params: { config: Config }) => {
-  const { config } = params;
-  if (config.items !== undefined) return itemMode(config);
+export default interruptibleNodeService<{ config: Config; context?: { run_id?: string } }>(nodeType, (params) => params.context?.run_id ?? '', async (ctx, signal) => {
+  const { config } = ctx.params;
+  if (config.items !== undefined) return itemMode(config, budgetOf(signal, config));
   const index = config.cases.findIndex((c) => sameValue(config.value, c.equals));
   if (index >= 0) return { output: { matched: index, value: config.value }, next: [config.cases[index].next].flat() };
-  return { output: { matched: 'default', value: config.value }, next: config.default === undefined ? [] : [config.default].flat() };
+  return { output: { matched: 'default', value: config.value }, next: config.default === undefined || config.default === null ? [] : [config.default].flat() };
 });

@@ -27,7 +27,7 @@ const nodeType: NodeTypeDeclaration = {
     properties: {
       tool: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$', description: 'The tool name (a loaded tool package).', examples: ['tasks'] },
       arguments: { type: 'object', default: {}, description: "The tool's arguments (templates allowed at any depth); checked against its parameters before policy.", examples: [{ op: 'now', zone: 'Europe/Paris' }] },
-      timeout: { ...TIMEOUT_SCHEMA, description: 'Seconds the step may take (default: no outer deadline).' },
+      timeout: { ...TIMEOUT_SCHEMA, description: 'Seconds the step may take; past it the step fails with STEP_TIMEOUT (null: no outer deadline).' },
     },
     required: ['tool'],
     additionalProperties: false,
@@ -36,6 +36,8 @@ const nodeType: NodeTypeDeclaration = {
   // decided per call: only a non-idempotent tool's call in flight is uncertain (a checkpoint marks it)
   uncertain_effect: false,
   checkpoints: true,
+  // the tool's own kind decides per call; declared as the worst a tool can be
+  side_effect: 'non_idempotent',
 };
 
 interface ToolConfig {

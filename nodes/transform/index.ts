@@ -17,10 +17,10 @@ const nodeType: NodeTypeDeclaration = {
     type: 'object',
     properties: {
       set: { type: 'object', description: 'The output: each value a template or a literal.', examples: [{ total: '{{order.output.total}}' }] },
-      base: { type: 'object', description: 'An object set is laid over (its keys kept unless set names them), usually "{{item}}" in a step with each.', examples: ['{{item}}'] },
-      omit: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 500 }, description: 'Dot paths removed from a copy of base before set is laid over it (an n8n Set node keeping all other fields but these).', examples: [['password', 'meta.trace']] },
+      base: { type: 'object', default: {}, description: 'An object set is laid over (its keys kept unless set names them), usually "{{item}}" in a step with each (empty: set alone).', examples: ['{{item}}'] },
+      omit: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 500 }, default: [], description: 'Dot paths removed from a copy of base before set is laid over it (an n8n Set node keeping all other fields but these).', examples: [['password', 'meta.trace']] },
       types: {
-        type: 'object', additionalProperties: { type: 'string', enum: [...VALUE_TYPES] },
+        type: 'object', additionalProperties: { type: 'string', enum: [...VALUE_TYPES] }, default: {},
         description: 'Converts the resolved value at a dot path of set to a type (a value that cannot be one fails the step with BAD_INPUT).', examples: [{ id: 'string', 'totals.net': 'number' }],
       },
     },
@@ -29,6 +29,7 @@ const nodeType: NodeTypeDeclaration = {
   },
   outputs: ['main'],
   uncertain_effect: false,
+  side_effect: 'none',
 };
 
 /** A copy of base without the values at these dot paths (a path that is not there is no change). */

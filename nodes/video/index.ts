@@ -11,7 +11,7 @@ import { MAX_FRAMES, takeFrames, type FramesConfig } from './frames.ts';
  * take still `frames` (image artifacts) with ffmpeg. The file comes as base64 `content` or an
  * earlier step's `artifact`; results are stored as artifacts (output.artifact, output.frames).
  */
-const dimension = (what: string, example: number) => ({ type: 'integer', minimum: 16, maximum: 3840, default: null, description: `transcode, trim, frames: scale to this ${what} in pixels (the other side keeps the aspect when not given).`, examples: [example] });
+const dimension = (what: string, example: number) => ({ type: ['integer', 'null'], minimum: 16, maximum: 3840, default: null, description: `transcode, trim, frames: scale to this ${what} in pixels (the other side keeps the aspect when not given).`, examples: [example] });
 
 export const nodeType: NodeTypeDeclaration = {
   type: 'video',
@@ -24,20 +24,20 @@ export const nodeType: NodeTypeDeclaration = {
     properties: {
       operation: { type: 'string', enum: ['metadata', 'transcode', 'trim', 'frames'], description: 'What to do: metadata (no result file), transcode (to format), trim (start, duration), frames (times or count).', examples: ['frames'] },
       ...SOURCE_PROPERTIES,
-      format: { type: 'string', enum: Object.keys(VIDEO_FORMATS), default: null, description: "The result's format (required for transcode; trim keeps the input's own where it can be written, else mp4).", examples: ['mp4'] },
+      format: { type: ['string', 'null'], enum: [...Object.keys(VIDEO_FORMATS), null], default: null, description: "The result's format (required for transcode; trim keeps the input's own where it can be written, else mp4).", examples: ['mp4'] },
       ...TRIM_PROPERTIES,
       width: dimension('width', 640),
       height: { ...dimension('height', 360), description: 'transcode, trim: scale to this height in pixels (the other side keeps the aspect when not given).' },
-      fps: { type: 'number', exclusiveMinimum: 0, maximum: 120, default: null, description: 'transcode, trim: frames per second of the result (the input\'s when null).', examples: [15] },
+      fps: { type: ['number', 'null'], exclusiveMinimum: 0, maximum: 120, default: null, description: 'transcode, trim: frames per second of the result (the input\'s when null).', examples: [15] },
       mute: { type: 'boolean', default: false, description: 'transcode, trim: drop the audio.', examples: [true] },
-      times: { type: 'array', items: { type: 'number', minimum: 0, maximum: 86400 }, minItems: 1, maxItems: MAX_FRAMES, default: null, description: `frames: the moments (seconds) to take, at most ${MAX_FRAMES}.`, examples: [[0, 2.5]] },
+      times: { type: ['array', 'null'], items: { type: 'number', minimum: 0, maximum: 86400 }, minItems: 1, maxItems: MAX_FRAMES, default: null, description: `frames: the moments (seconds) to take, at most ${MAX_FRAMES}.`, examples: [[0, 2.5]] },
       count: { type: 'integer', minimum: 1, maximum: MAX_FRAMES, default: 1, description: 'frames: without times, this many frames spread evenly over the video.', examples: [4] },
       frame_format: { type: 'string', enum: ['png', 'jpeg'], default: 'png', description: 'frames: the image format of each frame.', examples: ['jpeg'] },
       inline: INLINE_SCHEMA,
       timeout: MEDIA_TIMEOUT_SCHEMA,
     },
     required: ['operation'],
-    allOf: [SOURCE_REQUIRED, { if: { properties: { operation: { const: 'transcode' } }, required: ['operation'] }, then: { required: ['format'] } }],
+    allOf: [SOURCE_REQUIRED, { if: { properties: { operation: { const: 'transcode' } }, required: ['operation'] }, then: { required: ['format'], properties: { format: { type: 'string' } } } }],
     additionalProperties: false,
   },
   outputs: ['main'],

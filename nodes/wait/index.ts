@@ -17,12 +17,12 @@ const nodeType: NodeTypeDeclaration = {
   config_schema: {
     type: 'object',
     properties: {
-      wait_type: { type: 'string', enum: ['approval', 'timer', 'event'] },
-      seconds: { type: 'number', minimum: 0, maximum: 31536000 },
+      wait_type: { type: 'string', enum: ['approval', 'timer', 'event'], description: "approval: until the run owner approves or rejects (POST /runs/{run_id}/resume); timer: seconds, or until a date-time; event: until the run is resumed, the resume's input being the output.", examples: ['timer'] },
+      seconds: { type: 'number', minimum: 0, maximum: 31536000, description: 'timer without until: how long to wait (short waits sleep in the worker, long ones resume from a delayed job).', examples: [3600] },
       until: { type: 'string', minLength: 1, maxLength: 100, description: 'timer: instead of seconds, the date-time to wait until (ISO 8601, HTTP, RFC 2822 or SQL form; usually a template); a past one does not wait, one over a year ahead fails the step.', examples: ['2025-01-01T09:00:00Z'] },
-      zone: { type: 'string', maxLength: 64, description: 'timer with until: the IANA zone of a date-time without an offset (default UTC).', examples: ['Europe/Berlin'] },
-      event: { type: 'string', minLength: 1, maxLength: 200 },
-      message: { type: 'string', maxLength: 2000 },
+      zone: { type: 'string', maxLength: 64, default: 'UTC', description: 'timer with until: the IANA zone of a date-time without an offset.', examples: ['Europe/Berlin'] },
+      event: { type: ['string', 'null'], minLength: 1, maxLength: 200, default: null, description: 'event: the name of what the run waits for, shown with the paused run (null: none).', examples: ['contract_signed'] },
+      message: { type: ['string', 'null'], maxLength: 2000, default: null, description: 'Shown with the paused run, e.g. to the approver (null: none).', examples: ['Approve the refund of {{trigger.amount}} EUR?'] },
     },
     required: ['wait_type'],
     if: { properties: { wait_type: { const: 'timer' } } },
@@ -31,9 +31,10 @@ const nodeType: NodeTypeDeclaration = {
   },
   outputs: ['main'],
   uncertain_effect: false,
+  side_effect: 'none',
 };
 
-type Config = { wait_type: 'approval' | 'timer' | 'event'; seconds?: number; until?: unknown; zone?: string; event?: string; message?: string };
+type Config = { wait_type: 'approval' | 'timer' | 'event'; seconds?: number; until?: unknown; zone?: string; event?: string | null; message?: string | null };
 
 const MAX_SECONDS = 31536000;
 

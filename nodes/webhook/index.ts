@@ -13,11 +13,12 @@ const nodeType: NodeTypeDeclaration = {
   entry: true,
   config_schema: {
     type: 'object',
-    properties: { description: { type: 'string', maxLength: 2000 } },
+    properties: { description: { type: 'string', maxLength: 2000, default: '', description: 'What this step is for, for the people reading the workflow.', examples: ['Called by the shop when an order is paid.'] } },
     additionalProperties: false,
   },
   outputs: ['main'],
   uncertain_effect: false,
+  side_effect: 'none',
 };
 
 export default defineNodeType(nodeType, (params: { input?: unknown }) => {

@@ -6,7 +6,9 @@ import { join } from 'node:path';
  * the engine by test/nodes-fixtures.test.ts. A fixture saves `definition` and either expects
  * the save to be refused (`expect_save`) or runs it once per entry of `runs` (through one
  * binding when `binding` is true, so state kept across a binding's runs shows), checking each
- * run's status and output and each named step's status, output and error code.
+ * run's status and output and each named step's status, output and error code. `children` are
+ * workflows saved first (a sub-workflow's child): the string "$child:<name>" anywhere in
+ * `definition` becomes the id of the child of that name.
  */
 export interface StepExpectation {
   status?: string;
@@ -25,9 +27,20 @@ export interface RunExpectation {
 export interface NodeFixture {
   title: string;
   definition: { name?: string; steps: unknown[]; variables?: Record<string, unknown> };
+  children?: Record<string, { name?: string; steps: unknown[] }>;
   binding?: boolean;
   runs?: RunExpectation[];
   expect_save?: { status: number; errors: { field: string; type: string }[] };
+}
+
+/** The definition with every "$child:<name>" replaced by that child's id (an unknown name throws). */
+export function withChildIds<T>(definition: T, ids: Record<string, string>): T {
+  return JSON.parse(
+    JSON.stringify(definition).replace(/"\$child:([^"]+)"/g, (_, name: string) => {
+      if (!(name in ids)) throw new Error(`the fixture names no child '${name}'`);
+      return JSON.stringify(ids[name]);
+    }),
+  ) as T;
 }
 
 export function nodeFixtures(root: string): { node: string; file: string; fixture: NodeFixture }[] {

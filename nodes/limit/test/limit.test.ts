@@ -22,6 +22,6 @@ test('bad input: a negative or fractional max, a non-list', async (t) => {
   t.is((await n.failure('limit', { max: 1.5 }, [])).type, 'BAD_CONFIG');
   const text = await n.failure('limit', { max: 1, items: 'abc' }, []);
   t.is(text.type, 'BAD_CONFIG');
-  t.regex(text.message, /config\.items must be array, got string/);
+  t.regex(text.message, /config\.items must be array or null, got string/);
   t.is((await n.failure('limit', { max: 1 }, { items: [] })).type, 'BAD_INPUT', 'no config.items: the input must be the list');
 });
