@@ -520,6 +520,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/goals/{goal_id}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Have an agent produce a plan for a goal
+         * @description Starts an agent run on the work queue (202): the agent (`agent_id`, else the goal's owner agent; active, of the goal's workspace or entity-wide) reads the goal and proposes a plan with `propose_plan`. The plan is linked to the goal and needs approval when the workspace's governance (`approval_mode` confirm_changes or risk_based) or operating model (`autonomy_level` suggest or supervised) says so; the run waits for the decision, then ends. A newer proposal supersedes the goal's older pending plans. Another entity's goal or agent is 404; no agent is 422.
+         */
+        post: operations["goal-planning.plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/jobs": {
         parameters: {
             query?: never;
@@ -4162,12 +4182,14 @@ export interface operations {
                             error?: unknown;
                             /** Format: date-time */
                             finished_at?: string | null;
+                            /** @description The goal a planning run produces a plan for (POST /api/v1/goals/{goal_id}/plan). */
+                            goal_id?: string | null;
                             /** @description The run id (also readable at GET /api/v1/workflows/runs/{run_id}, with its checkpoints as the tool timeline). */
                             id: string;
                             output?: unknown;
                             /** @description While paused: what it waits for (runtime_approval or question, with the message). */
                             pause?: Record<string, never> | null;
-                            /** @description Why it started: assigned_at_creation, unassigned_at_creation (the master agent took a task created unassigned, as the workspace governance says), assigned, mention, retry, chat. */
+                            /** @description Why it started: assigned_at_creation, unassigned_at_creation (the master agent took a task created unassigned, as the workspace governance says), assigned, mention, retry, chat, goal_plan (POST /api/v1/goals/{goal_id}/plan). */
                             reason?: string | null;
                             /** @description Model turns committed so far. */
                             rounds: number;
@@ -4521,6 +4543,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    "goal-planning.plan": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe (IETF HTTPAPI Idempotency-Key draft): the same key with the same request within the key's lifetime (24 h by default) replays the first response with `Idempotent-Replayed: true` and no second effect; another request under the key is a 422, one while the first still runs a 409. An sf-string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                goal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    agent_id?: string;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The planning run started */
+            202: {
+                headers: {
+                    /** @description Present (`true`) when this is the replayed first response to the request's Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        goal_id: string;
+                        /** @description The planning run: in GET /api/v1/executions (reason `goal_plan`, `goal_id` set), its steps at GET /api/v1/workflows/runs/{run_id}. */
+                        run_id: string;
+                    };
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
