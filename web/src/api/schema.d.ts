@@ -6209,10 +6209,10 @@ export interface operations {
                         /** @enum {string} */
                         status: "created" | "proposed" | "pending" | "scheduled" | "in_progress" | "waiting_on_customer" | "on_hold" | "blocked" | "completed" | "cancelled" | "failed";
                         subtasks: {
-                            id?: string;
+                            id: string;
                             /** @enum {string} */
-                            status?: "created" | "proposed" | "pending" | "scheduled" | "in_progress" | "waiting_on_customer" | "on_hold" | "blocked" | "completed" | "cancelled" | "failed";
-                            title?: string;
+                            status: "created" | "proposed" | "pending" | "scheduled" | "in_progress" | "waiting_on_customer" | "on_hold" | "blocked" | "completed" | "cancelled" | "failed";
+                            title: string;
                         }[];
                         title: string;
                         /** Format: date-time */
@@ -9196,7 +9196,28 @@ export interface operations {
                         root_run_id?: string;
                         run_id?: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status?: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -9639,7 +9660,28 @@ export interface operations {
                         root_run_id?: string;
                         run_id?: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status?: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -10143,7 +10185,28 @@ export interface operations {
                             retry_of?: string | null;
                             root_run_id: string;
                             /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                            snapshot?: Record<string, never> | null;
+                            snapshot?: {
+                                /** @description The snapshot layout (1). */
+                                format: number;
+                                name: string;
+                                steps: {
+                                    config: Record<string, never>;
+                                    id: string;
+                                    name?: string;
+                                    next: string[];
+                                    /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                    position?: {
+                                        x: number;
+                                        y: number;
+                                    };
+                                    type: string;
+                                }[];
+                                trigger_type: string;
+                                variables: Record<string, never>;
+                                version: number;
+                                /** @description The workflow, or what an internal run executes for. */
+                                workflow_id: string;
+                            } | null;
                             started_at?: string | null;
                             /** @enum {string} */
                             status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -10230,7 +10293,28 @@ export interface operations {
                         retry_of?: string | null;
                         root_run_id: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -10309,7 +10393,28 @@ export interface operations {
                         retry_of?: string | null;
                         root_run_id: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -10502,7 +10607,28 @@ export interface operations {
                         retry_of?: string | null;
                         root_run_id: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -10641,7 +10767,28 @@ export interface operations {
                         retry_of?: string | null;
                         root_run_id: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";

@@ -44,7 +44,7 @@ function RunView({ run }: { run: Run }): ReactNode {
   const cancel = useMutation({ mutationFn: () => unwrap(api.POST('/api/v1/workflows/runs/{run_id}/cancel', { params: { path: { run_id: run.id } } })), onSettled: done });
   const retry = useMutation({ mutationFn: () => unwrap(api.POST('/api/v1/workflows/runs/{run_id}/retry', { params: { path: { run_id: run.id } }, body: {} })), onSettled: done });
   const receipts = useMemo(() => new Map((run.steps ?? []).map((s) => [s.step_id, s])), [run.steps]);
-  const snapshot = useMemo(() => ((run.snapshot as { steps?: Step[] } | null)?.steps ?? []).map((s) => ({ ...s, config: s.config ?? {}, next: s.next ?? [] })), [run.snapshot]);
+  const snapshot = useMemo<Step[]>(() => run.snapshot?.steps ?? [], [run.snapshot]);
   const statusOf = useCallback((id: string) => live[id] ?? receipts.get(id)?.status ?? 'pending', [live, receipts]);
   const [focused, setFocused] = useState<string>();
   const focusReceipt = useCallback((id: string) => {
