@@ -62,27 +62,28 @@ export default function RunsPage(): ReactNode {
   return (
     <section>
       <h1>Runs</h1>
+      {/* each select is named by aria-label: a wrapping label would also read out every option */}
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <label>Status
-          <select value={query.status ?? ''} onChange={(e) => set('status', e.target.value)}>
+          <select aria-label="Status" value={query.status ?? ''} onChange={(e) => set('status', e.target.value)}>
             <option value="">any</option>
             {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
           </select>
         </label>
         <label>Trigger
-          <select value={query.trigger_type ?? ''} onChange={(e) => set('trigger_type', e.target.value)}>
+          <select aria-label="Trigger" value={query.trigger_type ?? ''} onChange={(e) => set('trigger_type', e.target.value)}>
             <option value="">any</option>
             {TRIGGERS.map((s) => <option key={s} value={s}>{s}</option>)}
           </select>
         </label>
         <label>Workflow
-          <select value={query.workflow_id ?? ''} onChange={(e) => set('workflow_id', e.target.value)}>
+          <select aria-label="Workflow" value={query.workflow_id ?? ''} onChange={(e) => set('workflow_id', e.target.value)}>
             <option value="">any</option>
             {workflows.data?.items.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
           </select>
         </label>
         <label>Binding
-          <select value={query.binding_id ?? ''} onChange={(e) => set('binding_id', e.target.value)}>
+          <select aria-label="Binding" value={query.binding_id ?? ''} onChange={(e) => set('binding_id', e.target.value)}>
             <option value="">any</option>
             {bindings.data?.items.map((b) => <option key={b.id} value={b.id}>{nameOf(b.workflow_id)} · {b.trigger.type} · {b.id.slice(0, 8)}</option>)}
           </select>
