@@ -9,7 +9,8 @@ import { captureEditorFixtures, FIXTURE_FILES } from '../web/scripts/editor-fixt
 // The workflow editor end to end (test/web-e2e.test.ts covers the rest of the app the same way):
 // the real service on embedded defaults, the built app, Debian's Chromium. A webhook -> transform
 // -> respond workflow is built by adding nodes and filling their generated forms, saved through
-// a 422 the form cannot foresee and a revoked token, bound, and called with fetch.
+// a 422 the form cannot foresee and a revoked token, bound on the bindings page, and called
+// with fetch while the runs page lists its run without a reload.
 const EMAIL = 'owner@editor.test';
 const PASSWORD = 'a long enough editor password';
 
@@ -18,6 +19,8 @@ let kernel: TestKernel;
 let context: BrowserContext;
 let page: Page;
 let token: string;
+/** the webhook workflow the first test builds */
+let workflowId: string;
 
 test.before(async (t) => {
   t.timeout(600_000);
@@ -43,7 +46,7 @@ async function select(id: string): Promise<void> {
   await page.waitForFunction((want) => (document.querySelector('aside.step-panel input[aria-describedby="step-id-problems"]') as HTMLInputElement | null)?.value === want, id);
 }
 
-test.serial('build webhook -> transform -> respond from the palette and generated forms, save, bind, call it', async (t) => {
+test.serial('build webhook -> transform -> respond from the palette and generated forms, and save', async (t) => {
   await page.goto(`${kernel.webUrl}/workflows`);
   await signIn();
   await page.getByRole('form', { name: 'New workflow' }).getByLabel('Name').fill('Echo hook');
@@ -103,18 +106,10 @@ test.serial('build webhook -> transform -> respond from the palette and generate
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await signIn();
   await page.getByText('Saved · version 2').waitFor();
-  const workflowId = page.url().split('/').pop()!;
+  workflowId = page.url().split('/').pop()!;
   const saved = (await api(kernel.apiUrl, `/api/v1/workflows/${workflowId}`, { token })).body;
   t.deepEqual(saved.steps.map((s: { id: string; next: string[] }) => [s.id, s.next]), [['webhook', ['transform']], ['transform', ['respond']], ['respond', []]]);
   t.true(saved.steps.every((s: { position?: { x: number } }) => typeof s.position?.x === 'number'), 'positions are saved');
-
-  // bound to a workspace, the webhook answers what the respond step says
-  const ws = await api(kernel.apiUrl, '/api/v1/workspaces', { method: 'POST', token, json: { name: 'Hooks' } });
-  const binding = await api(kernel.apiUrl, '/api/v1/workflows/bindings', { method: 'POST', token, json: { workflow_id: workflowId, workspace_id: ws.body.id, trigger: { type: 'webhook' } } });
-  t.is(binding.status, 201, binding.text);
-  const res = await fetch(`${kernel.apiUrl}/api/v1/workflows/webhook/${binding.body.webhook_token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ msg: 'hello' }) });
-  t.is(res.status, 201);
-  t.deepEqual(await res.json(), { echo: 'hello', via: 'editor' });
 });
 
 test.serial('run this node: one step alone, nothing stored', async (t) => {
@@ -134,6 +129,50 @@ test.serial('markup in a step name is shown as text, never run', async (t) => {
   await node('transform').getByText(hostile).waitFor();
   t.is(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), undefined);
   t.is(await page.locator('.react-flow img, .step-outline img').count(), 0);
+});
+
+test.serial('bound through the bindings page, the webhook answers what respond says, and its run is listed live', async (t) => {
+  const ws = await api(kernel.apiUrl, '/api/v1/workspaces', { method: 'POST', token, json: { name: 'Hooks' } });
+  t.is(ws.status, 201, ws.text);
+  await page.goto(`${kernel.webUrl}/bindings?workspace=${ws.body.id}`);
+  await page.getByRole('heading', { name: 'Bindings' }).waitFor();
+  await page.getByRole('button', { name: 'New binding' }).click();
+  const form = page.getByRole('form', { name: 'New binding' });
+  await form.getByLabel('Workflow').selectOption(workflowId);
+  await form.getByLabel('Trigger').selectOption('webhook');
+  await form.getByRole('button', { name: 'Create binding' }).click();
+  const shown = page.getByTestId('webhook-url');
+  await shown.waitFor();
+  const hook = new URL(await shown.innerText());
+  t.regex(hook.pathname, /^\/api\/v1\/workflows\/webhook\/\S+$/);
+  await page.getByRole('button', { name: 'I have stored it' }).click();
+
+  // the runs page is open (and stays: no reload) when the webhook is called
+  await page.goto(`${kernel.webUrl}/runs`);
+  await page.getByRole('heading', { name: 'Runs' }).waitFor();
+  await page.getByText('No runs match.').or(page.locator('table')).first().waitFor();
+  await page.evaluate(() => ((window as unknown as { __samePage?: boolean }).__samePage = true));
+  const res = await fetch(`${kernel.apiUrl}${hook.pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ msg: 'hello' }) });
+  t.is(res.status, 201);
+  t.deepEqual(await res.json(), { echo: 'hello', via: 'editor' });
+  const runs = (await api(kernel.apiUrl, `/api/v1/workflows/runs?workflow_id=${workflowId}`, { token })).body as { items: { id: string; trigger_type: string }[] };
+  t.is(runs.items.length, 1);
+  t.is(runs.items[0]!.trigger_type, 'webhook');
+  const row = page.locator('tr', { has: page.getByRole('link', { name: `Run ${runs.items[0]!.id}` }) });
+  await row.getByText('webhook').waitFor();
+  await row.getByText('completed').waitFor();
+  t.true(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage === true), 'listed without a reload');
+  t.regex(await page.getByTestId('announcer').innerText(), new RegExp(`New run ${runs.items[0]!.id.slice(0, 8)}`));
+  await shotAndAxe(page, t, 'runs-webhook');
+  // the binding filter keeps it; the subworkflow trigger has none
+  const filters = page.locator('form.filters');
+  const bindingId = (await api(kernel.apiUrl, `/api/v1/workflows/bindings?workspace_id=${ws.body.id}`, { token })).body.items[0].id as string;
+  await filters.getByLabel('Binding').selectOption(bindingId);
+  await page.waitForURL(/binding_id=/);
+  await row.waitFor();
+  await filters.getByLabel('Trigger').selectOption('subworkflow');
+  await page.getByText('No runs match.').waitFor();
+  t.true(web.apiRequests.includes('GET /api/v1/workflows/runs'));
 });
 
 test.serial('an API-made definition is laid out automatically; its run is drawn with live statuses', async (t) => {

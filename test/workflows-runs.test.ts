@@ -1,4 +1,6 @@
 import test from 'ava';
+import { compileWithAjv } from './openapi-ajv.ts';
+import { RUN_SCHEMA } from '../plugins/workflows/schemas.ts';
 import { linearWorkflow, receipt, runUntil, SLEEP_NODE, startWorkflowsKernel, type WorkflowsKernel } from './workflows-helpers.ts';
 
 let k: WorkflowsKernel;
@@ -41,6 +43,8 @@ test('wait: true answers the finished run; later edits do not touch its snapshot
   const old = await k.call(`/api/v1/workflows/runs/${first.body.run_id}`, { token: 'owner-token' });
   t.is(old.body.snapshot.version, 1);
   t.is(old.body.snapshot.steps[1].config.set.greeting, 'hello {{trigger.name}}');
+  t.true(compileWithAjv(RUN_SCHEMA)(old.body), 'the run, its snapshot included, matches its declared schema');
+  t.false(compileWithAjv(RUN_SCHEMA)({ ...old.body, snapshot: { steps: [] } }), 'a snapshot missing its fields does not');
   const second = await run(wf.id, { input: { name: 'bo' }, wait: true });
   t.is(second.body.output.greeting, 'bye bo');
   t.is(second.body.workflow_version, 2);

@@ -65,7 +65,7 @@ export const TASK_DETAIL_SCHEMA = {
   properties: {
     ...TASK_SCHEMA.properties,
     execution_record: { type: 'array', items: EXECUTION_ENTRY_SCHEMA, description: 'Plan steps, tool calls, status changes and dispatches of agent runs, oldest first.' },
-    subtasks: { type: 'array', items: { type: 'object', properties: { id: STRING, title: STRING, status: STATUS } } },
+    subtasks: { type: 'array', items: { type: 'object', properties: { id: STRING, title: STRING, status: STATUS }, required: ['id', 'title', 'status'] } },
   },
   required: [...TASK_SCHEMA.required, 'execution_record', 'subtasks'],
 };

@@ -105,6 +105,22 @@ export const RECEIPT_SCHEMA: JSONSchema = {
 
 export const RUN_STATUSES = ['pending', 'running', 'paused', 'completed', 'failed', 'cancelled'] as const;
 
+/** The copy of a definition a run executes (store/definitions.ts `Snapshot`). */
+export const SNAPSHOT_SCHEMA: JSONSchema = {
+  type: ['object', 'null'],
+  description: 'The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand.',
+  properties: {
+    format: { type: 'integer', description: 'The snapshot layout (1).' },
+    workflow_id: { type: 'string', description: 'The workflow, or what an internal run executes for.' },
+    version: { type: 'integer' },
+    name: { type: 'string' },
+    trigger_type: { type: 'string' },
+    steps: { type: 'array', items: STEP_SCHEMA },
+    variables: { type: 'object' },
+  },
+  required: ['format', 'workflow_id', 'version', 'name', 'trigger_type', 'steps', 'variables'],
+};
+
 export const RUN_SCHEMA: JSONSchema = {
   type: 'object',
   properties: {
@@ -127,7 +143,7 @@ export const RUN_SCHEMA: JSONSchema = {
     created_at: { type: 'string', format: 'date-time' },
     started_at: nullableString,
     finished_at: nullableString,
-    snapshot: { type: ['object', 'null'], description: 'The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand.' },
+    snapshot: SNAPSHOT_SCHEMA,
     trigger: anyValue,
     steps: { type: 'array', items: RECEIPT_SCHEMA, description: 'The sanitised trace: one receipt per step reached.' },
   },

@@ -52,10 +52,7 @@ export async function startWebE2e(opts: WebE2eOptions): Promise<WebE2e> {
   const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
   const page = await context.newPage();
   const apiRequests: string[] = [];
-  page.on('request', (req) => {
-    const url = new URL(req.url());
-    if (url.pathname.startsWith('/api/')) apiRequests.push(`${req.method()} ${url.pathname}`);
-  });
+  recordApiRequests(page, apiRequests);
   const token = (await api(kernel.apiUrl, '/api/v1/auth/login', { method: 'POST', json: { email: opts.email, password: opts.password } })).body.access_token as string;
   return {
     kernel, browser, context, page, token, apiRequests,
@@ -64,6 +61,14 @@ export async function startWebE2e(opts: WebE2eOptions): Promise<WebE2e> {
       await kernel.close();
     },
   };
+}
+
+/** Adds `METHOD /path` of every /api request `page` makes to `into` (a second tab or user's page too). */
+export function recordApiRequests(page: Page, into: string[]): void {
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if (url.pathname.startsWith('/api/')) into.push(`${req.method()} ${url.pathname}`);
+  });
 }
 
 /** A screenshot of the page into test/artifacts/, and axe on it: no serious or critical violation. */

@@ -6287,10 +6287,10 @@ export interface operations {
                         /** @enum {string} */
                         status: "created" | "proposed" | "pending" | "scheduled" | "in_progress" | "waiting_on_customer" | "on_hold" | "blocked" | "completed" | "cancelled" | "failed";
                         subtasks: {
-                            id?: string;
+                            id: string;
                             /** @enum {string} */
-                            status?: "created" | "proposed" | "pending" | "scheduled" | "in_progress" | "waiting_on_customer" | "on_hold" | "blocked" | "completed" | "cancelled" | "failed";
-                            title?: string;
+                            status: "created" | "proposed" | "pending" | "scheduled" | "in_progress" | "waiting_on_customer" | "on_hold" | "blocked" | "completed" | "cancelled" | "failed";
+                            title: string;
                         }[];
                         title: string;
                         /** Format: date-time */
@@ -9274,7 +9274,28 @@ export interface operations {
                         root_run_id?: string;
                         run_id?: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status?: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -9717,7 +9738,28 @@ export interface operations {
                         root_run_id?: string;
                         run_id?: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status?: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -10221,7 +10263,28 @@ export interface operations {
                             retry_of?: string | null;
                             root_run_id: string;
                             /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                            snapshot?: Record<string, never> | null;
+                            snapshot?: {
+                                /** @description The snapshot layout (1). */
+                                format: number;
+                                name: string;
+                                steps: {
+                                    config: Record<string, never>;
+                                    id: string;
+                                    name?: string;
+                                    next: string[];
+                                    /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                    position?: {
+                                        x: number;
+                                        y: number;
+                                    };
+                                    type: string;
+                                }[];
+                                trigger_type: string;
+                                variables: Record<string, never>;
+                                version: number;
+                                /** @description The workflow, or what an internal run executes for. */
+                                workflow_id: string;
+                            } | null;
                             started_at?: string | null;
                             /** @enum {string} */
                             status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -10308,7 +10371,28 @@ export interface operations {
                         retry_of?: string | null;
                         root_run_id: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -10387,7 +10471,28 @@ export interface operations {
                         retry_of?: string | null;
                         root_run_id: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -10580,7 +10685,28 @@ export interface operations {
                         retry_of?: string | null;
                         root_run_id: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";
@@ -10719,7 +10845,28 @@ export interface operations {
                         retry_of?: string | null;
                         root_run_id: string;
                         /** @description The definition version the run executes, as it was when the run started (later edits do not touch it); null only if that version was removed from the database by hand. */
-                        snapshot?: Record<string, never> | null;
+                        snapshot?: {
+                            /** @description The snapshot layout (1). */
+                            format: number;
+                            name: string;
+                            steps: {
+                                config: Record<string, never>;
+                                id: string;
+                                name?: string;
+                                next: string[];
+                                /** @description Where an editor drew the step; kept with the definition, ignored at run time. */
+                                position?: {
+                                    x: number;
+                                    y: number;
+                                };
+                                type: string;
+                            }[];
+                            trigger_type: string;
+                            variables: Record<string, never>;
+                            version: number;
+                            /** @description The workflow, or what an internal run executes for. */
+                            workflow_id: string;
+                        } | null;
                         started_at?: string | null;
                         /** @enum {string} */
                         status: "pending" | "running" | "paused" | "completed" | "failed" | "cancelled";

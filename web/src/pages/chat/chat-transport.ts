@@ -1,5 +1,5 @@
 import { api } from '../../api/client';
-import { ApiError, problemOf } from '../../api/problem';
+import { streamOf } from '../../api/stream';
 
 /** What a chat message sends: the multipart fields of POST /api/v1/chat/stream. */
 export interface ChatSend {
@@ -21,21 +21,6 @@ export function chatForm(send: ChatSend): FormData {
   if (send.workspace_context) form.append('workspace_context', 'true');
   for (const f of send.files ?? []) form.append('files', f, f.name);
   return form;
-}
-
-/** The body of an SSE answer, or the ApiError of a refused request (or a network failure). */
-async function streamOf(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<ReadableStream<Uint8Array>> {
-  let result: Awaited<typeof call>;
-  try {
-    result = await call;
-  } catch (err) {
-    throw ApiError.network(err);
-  }
-  const { response } = result;
-  if (!response.ok) throw new ApiError(problemOf(result.error, response), { requestId: response.headers.get('x-request-id') ?? undefined });
-  const body = result.data as { getReader?: unknown } | undefined;
-  if (typeof body?.getReader !== 'function') throw ApiError.network(new Error('the answer has no body to stream'));
-  return result.data as ReadableStream<Uint8Array>;
 }
 
 /** POST /api/v1/chat/stream: the reply as SSE, signed in by the session cookie like every call. */

@@ -38,13 +38,13 @@ function RunView({ run }: { run: Run }): ReactNode {
     },
     [announce, queryClient, run.id],
   );
-  const { connected } = useRunEvents(run.id, onEvent, OPEN.has(run.status));
+  const { connected, error: streamError } = useRunEvents(run.id, onEvent, OPEN.has(run.status));
   const family = useQuery({ queryKey: [...keys.run(run.id), 'family'], queryFn: () => unwrap(api.GET('/api/v1/workflows/runs/{run_id}/family', { params: { path: { run_id: run.id } } })) });
   const done = () => void queryClient.invalidateQueries({ queryKey: keys.runs });
   const cancel = useMutation({ mutationFn: () => unwrap(api.POST('/api/v1/workflows/runs/{run_id}/cancel', { params: { path: { run_id: run.id } } })), onSettled: done });
   const retry = useMutation({ mutationFn: () => unwrap(api.POST('/api/v1/workflows/runs/{run_id}/retry', { params: { path: { run_id: run.id } }, body: {} })), onSettled: done });
   const receipts = useMemo(() => new Map((run.steps ?? []).map((s) => [s.step_id, s])), [run.steps]);
-  const snapshot = useMemo(() => ((run.snapshot as { steps?: Step[] } | null)?.steps ?? []).map((s) => ({ ...s, config: s.config ?? {}, next: s.next ?? [] })), [run.snapshot]);
+  const snapshot = useMemo<Step[]>(() => run.snapshot?.steps ?? [], [run.snapshot]);
   const statusOf = useCallback((id: string) => live[id] ?? receipts.get(id)?.status ?? 'pending', [live, receipts]);
   const [focused, setFocused] = useState<string>();
   const focusReceipt = useCallback((id: string) => {
@@ -65,7 +65,7 @@ function RunView({ run }: { run: Run }): ReactNode {
         {OPEN.has(run.status) && <button type="button" onClick={() => cancel.mutate()}>Cancel run</button>}
         {(run.status === 'failed' || run.status === 'cancelled') && <button type="button" onClick={() => retry.mutate()}>Retry</button>}
       </div>
-      <ProblemNote error={cancel.error ?? retry.error} />
+      <ProblemNote error={cancel.error ?? retry.error ?? streamError} />
       {run.status === 'paused' && <Decision run={run} />}
       <h2>Graph</h2>
       <RunGraph steps={snapshot} statusOf={statusOf} onSelect={focusReceipt} />

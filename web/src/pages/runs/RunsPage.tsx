@@ -11,15 +11,15 @@ import { Pager } from '../../ui/Pager';
 
 const PAGE = 50;
 const STATUSES = ['pending', 'running', 'paused', 'completed', 'failed', 'cancelled'] as const;
-const TRIGGERS = ['manual', 'webhook', 'schedule', 'event', 'workspace_event', 'retry'] as const;
+const TRIGGERS = ['manual', 'webhook', 'schedule', 'event', 'workspace_event', 'retry', 'subworkflow'] as const;
 /**
  * Polled, not streamed: the API's SSE is per run (`/runs/{id}/events`); there is no stream of new
- * runs, and one small list read every 2 s keeps "a new run listed within 2 s" with no extra
- * server state. Only the first page polls; older pages do not change.
+ * runs, and one small list read every second keeps "a new run listed within 2 s" (the read's own
+ * time included) with no extra server state. Only the first page polls; older pages do not change.
  */
-const POLL_MS = 2_000;
+const POLL_MS = 1_000;
 
-/** Run history with the API's filters (status, trigger, workflow, workspace) and paging, kept in the URL. */
+/** Run history with the API's filters (status, trigger, workflow, binding, workspace) and paging, kept in the URL. */
 export default function RunsPage(): ReactNode {
   const [params, setParams] = useSearchParams();
   const { workspaceId } = useCurrentWorkspace();
@@ -37,6 +37,7 @@ export default function RunsPage(): ReactNode {
     status: pick('status', STATUSES),
     trigger_type: pick('trigger_type', TRIGGERS),
     workflow_id: params.get('workflow_id') || undefined,
+    binding_id: params.get('binding_id') || undefined,
     workspace_id: params.get('workspace_id') || workspaceId || undefined,
     limit: PAGE,
     offset,
@@ -44,6 +45,8 @@ export default function RunsPage(): ReactNode {
   const runs = useQuery({ queryKey: [...keys.runs, query], queryFn: () => unwrap(api.GET('/api/v1/workflows/runs', { params: { query } })), refetchInterval: offset === 0 ? POLL_MS : false, placeholderData: keepPreviousData });
   const workflows = useQuery({ queryKey: keys.workflows, queryFn: () => unwrap(api.GET('/api/v1/workflows', { params: { query: { limit: 200 } } })) });
   const nameOf = (id: string) => workflows.data?.items.find((w) => w.id === id)?.name ?? id.slice(0, 8);
+  const bindingQuery = { workspace_id: query.workspace_id, limit: 200 };
+  const bindings = useQuery({ queryKey: [...keys.bindings, bindingQuery], queryFn: () => unwrap(api.GET('/api/v1/workflows/bindings', { params: { query: bindingQuery } })) });
   // a run that appears while the page is open is read out
   const seen = useRef<Set<string> | null>(null);
   useEffect(() => {
@@ -59,23 +62,30 @@ export default function RunsPage(): ReactNode {
   return (
     <section>
       <h1>Runs</h1>
+      {/* each select is named by aria-label: a wrapping label would also read out every option */}
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <label>Status
-          <select value={query.status ?? ''} onChange={(e) => set('status', e.target.value)}>
+          <select aria-label="Status" value={query.status ?? ''} onChange={(e) => set('status', e.target.value)}>
             <option value="">any</option>
             {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
           </select>
         </label>
         <label>Trigger
-          <select value={query.trigger_type ?? ''} onChange={(e) => set('trigger_type', e.target.value)}>
+          <select aria-label="Trigger" value={query.trigger_type ?? ''} onChange={(e) => set('trigger_type', e.target.value)}>
             <option value="">any</option>
             {TRIGGERS.map((s) => <option key={s} value={s}>{s}</option>)}
           </select>
         </label>
         <label>Workflow
-          <select value={query.workflow_id ?? ''} onChange={(e) => set('workflow_id', e.target.value)}>
+          <select aria-label="Workflow" value={query.workflow_id ?? ''} onChange={(e) => set('workflow_id', e.target.value)}>
             <option value="">any</option>
             {workflows.data?.items.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+          </select>
+        </label>
+        <label>Binding
+          <select aria-label="Binding" value={query.binding_id ?? ''} onChange={(e) => set('binding_id', e.target.value)}>
+            <option value="">any</option>
+            {bindings.data?.items.map((b) => <option key={b.id} value={b.id}>{nameOf(b.workflow_id)} · {b.trigger.type} · {b.id.slice(0, 8)}</option>)}
           </select>
         </label>
       </form>

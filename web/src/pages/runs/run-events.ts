@@ -1,36 +1,23 @@
 import { useEffect, useState } from 'react';
+import type { ApiError } from '../../api/problem';
+import { followRunEvents, type RunEvent } from './run-stream';
 
-export interface RunEvent {
-  id?: string;
-  type: string;
-  data: Record<string, unknown>;
-}
-
-const TYPES = ['run.created', 'run.started', 'run.resumed', 'run.paused', 'run.finished', 'step.started', 'step.finished', 'step.skipped'];
+export type { RunEvent } from './run-stream';
 
 /**
- * A run's live events over SSE. The browser's EventSource sends the session cookie (same
- * origin) and reconnects by itself with Last-Event-ID, so nothing is missed or repeated.
+ * A run's live events while `enabled`: streaming fetch through the signed-in client (a 401 asks
+ * to sign in, then the stream goes on), reconnecting with Last-Event-ID after a cut connection.
+ * `error` is a refusal that ended the stream (the run is gone, or not yours).
  */
-export function useRunEvents(runId: string, onEvent: (e: RunEvent) => void, enabled: boolean): { connected: boolean } {
+export function useRunEvents(runId: string, onEvent: (e: RunEvent) => void, enabled: boolean): { connected: boolean; error?: ApiError } {
   const [connected, setConnected] = useState(false);
+  const [error, setError] = useState<ApiError>();
   useEffect(() => {
     if (!enabled) return;
-    const source = new EventSource(`/api/v1/workflows/runs/${encodeURIComponent(runId)}/events`);
-    source.onopen = () => setConnected(true);
-    source.onerror = () => setConnected(false);
-    const handle = (type: string) => (m: MessageEvent<string>) => {
-      let data: Record<string, unknown> = {};
-      try {
-        data = JSON.parse(m.data) as Record<string, unknown>;
-      } catch {
-        /* a frame that is not JSON carries nothing for us */
-      }
-      onEvent({ id: m.lastEventId || undefined, type, data });
-      if (type === 'run.finished') source.close();
-    };
-    for (const t of TYPES) source.addEventListener(t, handle(t) as EventListener);
-    return () => source.close();
+    const controller = new AbortController();
+    setError(undefined);
+    void followRunEvents(runId, { signal: controller.signal, onEvent, onConnected: setConnected, onRefused: setError });
+    return () => controller.abort();
   }, [runId, enabled, onEvent]);
-  return { connected };
+  return { connected, error };
 }

@@ -17,6 +17,7 @@ export function TaskCreate({ workspaceId, onDone }: { workspaceId?: string; onDo
   const create = useMutation({
     mutationFn: () => {
       const common = { priority: f.priority ? Number(f.priority) : undefined, deadline: deadlineToApi(f.deadline), workspace_id: workspaceId ?? null };
+      // `variables` is a free-form object in the request schema, which openapi-typescript renders as Record<string, never>
       if (template) return unwrap(api.POST('/api/v1/tasks/templates/{template_id}/instantiate', { params: { path: { template_id: template.id } }, body: { variables: vars as never, overrides: common } }));
       return unwrap(api.POST('/api/v1/tasks', { body: { title: f.title, description: f.description, ...common } }));
     },
@@ -29,7 +30,7 @@ export function TaskCreate({ workspaceId, onDone }: { workspaceId?: string; onDo
     e.preventDefault();
     create.mutate();
   };
-  const variableNames = Array.isArray(template?.variables) ? (template.variables as unknown[]).map((v) => (typeof v === 'string' ? v : String((v as { name?: string }).name ?? ''))) : [];
+  const variableNames = template?.variables ?? [];
   return (
     <form className="form card" onSubmit={submit} aria-label="New task">
       <label>From template

@@ -47,8 +47,11 @@ function TaskDetail({ task }: { task: Task }): ReactNode {
       <ProblemNote error={move.error} />
       {editing ? <TaskEdit task={task} onDone={() => setEditing(false)} /> : <Markdown>{task.description || '_No description._'}</Markdown>}
       <h2>Subtasks</h2>
-      {Array.isArray(task.subtasks) && task.subtasks.length > 0 ? (
-        <ul className="list">{(task.subtasks as { id: string; title: string; status: string }[]).map((s) => <li key={s.id}><Link to={`/tasks/${s.id}`}>{s.title}</Link> ({label(s.status)})</li>)}</ul>
+      {task.subtasks.length > 0 ? (
+        <>
+          <ul className="list">{task.subtasks.map((s) => <li key={s.id}><Link to={`/tasks/${s.id}`}>{s.title}</Link> ({label(s.status)})</li>)}</ul>
+          <Link to={`/tasks?parent_id=${encodeURIComponent(task.id)}`}>List the subtasks with filters and sorting</Link>
+        </>
       ) : (
         <Empty>No subtasks.</Empty>
       )}

@@ -40,11 +40,14 @@ export default function TasksPage(): ReactNode {
     deadline_from: params.get('deadline_from') || undefined,
     deadline_to: params.get('deadline_to') || undefined,
     sla_breached: params.get('sla_breached') === 'true' ? true : undefined,
+    category: params.get('category') || undefined,
+    parent_id: params.get('parent_id') || undefined,
     sort: params.get('sort') || '-created_at',
     workspace: workspace || undefined,
     limit: PAGE,
     offset,
   };
+  const categories = useQuery({ queryKey: ['tasks', 'categories'], queryFn: () => unwrap(api.GET('/api/v1/tasks/categories', { params: { query: { limit: 200 } } })) });
   const tasks = useQuery({ queryKey: [...keys.tasks, 'list', query], queryFn: () => unwrap(api.GET('/api/v1/tasks', { params: { query } })), enabled: !calendar });
   return (
     <section>
@@ -81,6 +84,13 @@ export default function TasksPage(): ReactNode {
           </select>
         </label>
         <label>Assignee id<input defaultValue={query.assignee} onBlur={(e) => set('assignee', e.target.value)} /></label>
+        <label>Category
+          <select value={query.category ?? ''} onChange={(e) => set('category', e.target.value)}>
+            <option value="">any</option>
+            {categories.data?.items.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+          </select>
+        </label>
+        <label>Subtasks of (task id)<input key={query.parent_id ?? ''} defaultValue={query.parent_id} onBlur={(e) => set('parent_id', e.target.value.trim())} onKeyDown={(e) => e.key === 'Enter' && set('parent_id', e.currentTarget.value.trim())} /></label>
         <label>Due from<input type="date" value={query.deadline_from ?? ''} onChange={(e) => set('deadline_from', e.target.value)} /></label>
         <label>Due to<input type="date" value={query.deadline_to ?? ''} onChange={(e) => set('deadline_to', e.target.value)} /></label>
         <label className="inline"><input type="checkbox" checked={query.sla_breached === true} onChange={(e) => set('sla_breached', e.target.checked ? 'true' : undefined)} /> SLA breached</label>
