@@ -73,11 +73,8 @@ export class Engine {
   /** the executors driving runs in this process, by run id (durable nodes reach theirs through workflows.checkpoint) */
   private readonly active = new Map<string, RunExecutor>();
 
-  /** runs whose queue entry is being executed here (from before the claim, when a run is not in `active` yet) */
-  private readonly executing = new Set<string>();
-
-  /** runs that got another queue entry while driven here: queued again once that drive ends (see execute) */
-  private readonly deferred = new Set<string>();
+  /** queue entries being executed here, by run id (from before the claim, when a run is not in `active` yet) */
+  private readonly executing = new Map<string, number>();
 
   /** lifecycleBlock, bound once for every executor */
   private readonly lifecycle: (run: RunRow) => Promise<string | undefined>;
@@ -127,23 +124,7 @@ export class Engine {
       return await executor.drive();
     } finally {
       if (this.active.get(executor.runId) === executor) this.active.delete(executor.runId);
-      this.requeueDeferred(executor.runId);
     }
-  }
-
-  /** whether this process drives `runId` now, or is taking it from a queue entry */
-  private drivenHere(runId: string): boolean {
-    return this.executing.has(runId) || this.active.has(runId);
-  }
-
-  /**
-   * A queue entry that came while the run was driven here goes back on the queue once the drive
-   * ends: it may be a hand-back (an approval) that came after the drive parked the run. Its claim
-   * then takes the run only if it is runnable and nobody holds it.
-   */
-  private requeueDeferred(runId: string): void {
-    if (this.drivenHere(runId) || !this.deferred.delete(runId)) return;
-    void Promise.resolve(this.deps.queue.enqueue('work', { name: RUN_JOB, id: `${runId}:d${Date.now()}${Math.random().toString(36).slice(2, 6)}` })).catch(() => undefined);
   }
 
   private executor(run: RunnableRun, journal: Journal, existing = [] as Awaited<ReturnType<RunStore['receipts']>>, onRespond?: (r: Respond) => void): RunExecutor {
@@ -181,34 +162,25 @@ export class Engine {
     return row;
   }
 
-  /**
-   * Worker side: take the run and drive it; a run held elsewhere or already finished is left
-   * alone. A run this process drives already is never taken a second time here, whatever its
-   * lease says (two queue entries of one run, say a hand-back's and the sweep's after the lease
-   * lapsed): the entry is deferred until that drive ends (requeueDeferred), and a lapsed lease
-   * is taken back for the drive in progress, whose commits then go on.
-   */
+  /** Worker side: take the run and drive it; a run held elsewhere or already finished is left alone. */
   async execute(runId: string): Promise<RunOutcome | undefined> {
-    if (this.drivenHere(runId)) {
-      this.deferred.add(runId);
-      if (this.active.has(runId)) await this.deps.store.holdAgain(runId, this.owner, this.lease);
-      return undefined;
-    }
-    this.executing.add(runId);
+    const drivenHere = this.executing.has(runId) || this.active.has(runId);
+    this.executing.set(runId, (this.executing.get(runId) ?? 0) + 1);
     try {
       const t0 = performance.now();
-      const claimed = await this.deps.store.claim(runId, this.owner, this.lease);
+      const claimed = await this.deps.store.claim(runId, this.owner, this.lease, drivenHere);
       this.profile?.add('claim', performance.now() - t0);
       if (!claimed) return undefined;
       return await this.driveClaimed(claimed);
     } catch (err) {
       // not a step failure (those are receipts) but the database or the process: let the run go
-      // at once, for a retry (engine/worker.ts) or the sweep, unless a drive here holds it still
-      if (!this.active.has(runId)) await this.deps.store.release(runId, this.owner).catch(() => undefined);
+      // at once, for a retry (engine/worker.ts) or the sweep, unless another drive here holds it
+      if (!drivenHere && !this.active.has(runId)) await this.deps.store.release(runId, this.owner).catch(() => undefined);
       throw err;
     } finally {
-      this.executing.delete(runId);
-      this.requeueDeferred(runId);
+      const left = (this.executing.get(runId) ?? 1) - 1;
+      if (left > 0) this.executing.set(runId, left);
+      else this.executing.delete(runId);
     }
   }
 

@@ -43,7 +43,7 @@ c AS (
   UPDATE workflow_runs r SET status = 'running', lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3),
     started_at = COALESCE(r.started_at, now()), seq = r.seq + CASE WHEN o.announced THEN 0 ELSE 1 END, updated_at = now()
   FROM o WHERE r.id = o.id AND (
-    (r.status IN ('pending', 'running') AND (r.lease_owner IS NULL OR r.lease_owner = $2 OR r.lease_expires_at < now()))
+    (r.status IN ('pending', 'running') AND (r.lease_owner IS NULL OR (r.lease_owner = $2 AND NOT $4::boolean) OR r.lease_expires_at < now()))
     OR (r.status = 'paused' AND r.pause->>'kind' = 'timer' AND (r.pause->>'resume_at')::timestamptz <= now()))
   RETURNING r.*, o.old_status, o.old_owner, o.announced
 ), e AS (
@@ -80,13 +80,6 @@ WHERE s.run_id = $1 ORDER BY s.ord`;
 
 /** A holder's leases, renewed: one statement per holder and tick (index workflow_runs_lease_owner, migrations/006). */
 export const RENEW_LEASES_SQL = "UPDATE workflow_runs SET lease_expires_at = now() + make_interval(secs => $2) WHERE lease_owner = $1 AND status = 'running' AND id = ANY($3::uuid[])";
-
-/** see RunStore.holdAgain */
-const HOLD_AGAIN_SQL = `
-UPDATE workflow_runs r SET lease_owner = $2, lease_expires_at = now() + make_interval(secs => $3)
-WHERE r.id = $1 AND r.status = 'running' AND (r.lease_owner = $2 OR r.lease_owner IS NULL OR r.lease_expires_at < now())
-  AND NOT (r.lease_owner IS NULL AND EXISTS (
-    SELECT 1 FROM workflow_run_events v WHERE v.run_id = r.id AND v.seq = r.seq AND v.type = 'run.resumed'))`;
 
 /** Lets go of a run whose drive threw: the lease runs out now, so a retry (or the sweep) claims it. */
 const RELEASE_SQL = "UPDATE workflow_runs SET lease_owner = NULL, lease_expires_at = now() WHERE id = $1 AND lease_owner = $2 AND status = 'running'";
@@ -159,20 +152,12 @@ export class RunStore {
 
   /**
    * Takes the run for this worker (with its snapshot), or undefined when another worker holds
-   * it or it is not runnable. The engine never claims a run it drives already (Engine.execute).
+   * it or it is not runnable. `drivenHere`: this process drives the run already, so a lease
+   * naming this process is that drive's, not one to take again (two queue entries of one run,
+   * say a hand-back's and the sweep's, would otherwise both drive it here).
    */
-  async claim(runId: string, owner: string, leaseSeconds: number): Promise<ClaimedRun | undefined> {
-    return this.versions.fill(await this.sql.one<ClaimedRun>(CLAIM_SQL, [runId, owner, leaseSeconds], 'wf_run_claim'));
-  }
-
-  /**
-   * Takes back the lease of a run this holder is driving still, when it lapsed (the sweep let
-   * it go, or a renewal failed) and nobody took it meanwhile, so that drive's commits go on; no
-   * event, no new seq. A run handed back by an approval (run.resumed recorded, no holder) is
-   * left for its own queue entry. True when the lease is this holder's now.
-   */
-  async holdAgain(runId: string, owner: string, leaseSeconds: number): Promise<boolean> {
-    return (await this.sql.exec(HOLD_AGAIN_SQL, [runId, owner, leaseSeconds])) > 0;
+  async claim(runId: string, owner: string, leaseSeconds: number, drivenHere = false): Promise<ClaimedRun | undefined> {
+    return this.versions.fill(await this.sql.one<ClaimedRun>(CLAIM_SQL, [runId, owner, leaseSeconds, drivenHere], 'wf_run_claim'));
   }
 
   /** Commits receipts and events (and a final status) while this worker still holds the run; the new seq, else undefined. */
