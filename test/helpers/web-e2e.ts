@@ -51,6 +51,11 @@ export async function startWebE2e(opts: WebE2eOptions): Promise<WebE2e> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
   const page = await context.newPage();
+  // E2E_PAGE_ERRORS=1 prints the page's uncaught errors and console errors (a blank page in a screenshot says little)
+  if (process.env.E2E_PAGE_ERRORS) {
+    page.on('pageerror', (err) => console.error('[pageerror]', err.message, err.stack?.split('\n').slice(0, 30).join(' | ')));
+    page.on('console', (m) => void (m.type() === 'error' && console.error('[console]', m.text().slice(0, 3000))));
+  }
   const apiRequests: string[] = [];
   recordApiRequests(page, apiRequests);
   const token = (await api(kernel.apiUrl, '/api/v1/auth/login', { method: 'POST', json: { email: opts.email, password: opts.password } })).body.access_token as string;

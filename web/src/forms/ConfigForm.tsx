@@ -24,13 +24,16 @@ export default function ConfigForm({ idPrefix, schema, config, onChange, serverP
   const formSchema = useMemo(() => formSchemaOf(schema) as RJSFSchema, [schema]);
   const uiSchema = useMemo(() => uiSchemaFor(formSchema), [formSchema]);
   const extraErrors = useMemo<ErrorSchema | undefined>(() => (serverProblems.length ? errorSchemaOf(serverProblems) : undefined), [serverProblems]);
+  // the schema's top-level defaults filled in before rjsf sees the config: rjsf reporting them as
+  // a change of a config that lacks them (a step made through the API) looped the editor's updates
+  const formData = useMemo(() => ({ ...topLevelDefaults(formSchema), ...config }), [formSchema, config]);
   return (
     <Form
       className="config-form"
       idPrefix={idPrefix}
       schema={formSchema}
       uiSchema={uiSchema}
-      formData={config}
+      formData={formData}
       validator={configValidator}
       fields={FIELDS}
       liveValidate="onChange"
@@ -41,4 +44,10 @@ export default function ConfigForm({ idPrefix, schema, config, onChange, serverP
       onChange={(e) => onChange((e.formData ?? {}) as Record<string, unknown>)}
     />
   );
+}
+
+/** The defaults a schema declares for its own properties (not nested ones). */
+function topLevelDefaults(schema: RJSFSchema): Record<string, unknown> {
+  const props = (schema.properties ?? {}) as Record<string, { default?: unknown } | boolean>;
+  return Object.fromEntries(Object.entries(props).flatMap(([key, p]) => (typeof p === 'object' && p.default !== undefined ? [[key, p.default]] : [])));
 }
