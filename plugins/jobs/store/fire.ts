@@ -33,6 +33,14 @@ interface NewRun {
 }
 
 /**
+ * What a pass reads of a due job: its schedule, executor and overlap policy. Never `j.*`: a job
+ * carries its payload, config, deliverables and frozen skill (kilobytes each), and a burst of
+ * 1,000 due jobs would move and parse all of them while every fire of the burst waits.
+ */
+const DUE_COLUMNS = ['id', 'entity_id', 'schedule_kind', 'cron', 'timezone', 'every_seconds', 'anchor_at', 'at', 'executor', 'overlap', 'next_run_at'].map((c) => `j.${c}`).join(', ');
+type DueJob = Pick<JobRow, 'id' | 'entity_id' | 'schedule_kind' | 'cron' | 'timezone' | 'every_seconds' | 'anchor_at' | 'at' | 'executor' | 'overlap' | 'next_run_at'> & { busy: boolean };
+
+/**
  * One scheduler pass, in ONE transaction: takes the due jobs no other control node holds (FOR
  * UPDATE SKIP LOCKED), writes each fire as a run row (unique per job and slot, so a slot is one
  * row whatever happens) and moves each job to its next fire. Answers the runs to put on the
@@ -40,8 +48,8 @@ interface NewRun {
  */
 export async function claimDue(sql: Sql, opts: FireOptions): Promise<{ dispatch: Dispatch[]; claimed: number }> {
   return sql.transaction(async (transaction) => {
-    const due = await sql.rows<JobRow & { busy: boolean }>(
-      `SELECT j.*, EXISTS (SELECT 1 FROM job_runs r WHERE r.job_id = j.id AND r.status IN ('queued', 'running')) AS busy
+    const due = await sql.rows<DueJob>(
+      `SELECT ${DUE_COLUMNS}, EXISTS (SELECT 1 FROM job_runs r WHERE r.job_id = j.id AND r.status IN ('queued', 'running')) AS busy
        FROM jobs j WHERE j.enabled AND j.next_run_at <= $1 ORDER BY j.next_run_at LIMIT $2 FOR UPDATE OF j SKIP LOCKED`,
       [opts.now, opts.limit],
       transaction,
