@@ -1,7 +1,7 @@
 import type { Context } from 'moleculer';
 import { listExecutors } from '../../../kernel/executors/registry.ts';
 import { JOB_RUN_JOB } from '../../../kernel/jobs-contract.ts';
-import { claimDue } from '../store/fire.ts';
+import { claimDue, warmClaim } from '../store/fire.ts';
 import type { JobsAction } from '../service.ts';
 
 /**
@@ -42,6 +42,20 @@ export const fireDue: JobsAction = {
     );
     const runs = sent.flat();
     return { claimed, more: claimed === limit, runs, claim_ms: Math.round(t1 - t0), enqueue_ms: Math.round(performance.now() - t1) };
+  },
+};
+
+/**
+ * `jobs.prepareFire` (internal, the scheduler's, shortly before a due instant): readies what the
+ * pass at that instant needs so its first fires do not wait for it: a pool connection with the
+ * pass's statements planned on it (see warmClaim) and the queue's connection (a round trip).
+ */
+export const prepareFire: JobsAction = {
+  visibility: 'public',
+  async handler() {
+    const t0 = performance.now();
+    await Promise.all([warmClaim(this.sql), this.queue.check()]);
+    return { prepare_ms: Math.round(performance.now() - t0) };
   },
 };
 
