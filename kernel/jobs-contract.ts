@@ -117,6 +117,7 @@ export interface JobsChanged {
 export const JOBS_FIRE_DUE_ACTION = 'jobs.fireDue';
 export const JOBS_NEXT_DUE_ACTION = 'jobs.nextDue';
 export const JOBS_RECOVER_ACTION = 'jobs.recover';
+export const JOBS_PREPARE_FIRE_ACTION = 'jobs.prepareFire';
 export const JOB_RUN_JOB = 'job.run';
 
 /** A run to put on a queue (its row is committed). */

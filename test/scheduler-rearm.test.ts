@@ -1,5 +1,5 @@
 import test from 'ava';
-import { JOBS_FIRE_DUE_ACTION, JOBS_NEXT_DUE_ACTION } from '../kernel/jobs-contract.ts';
+import { JOBS_FIRE_DUE_ACTION, JOBS_NEXT_DUE_ACTION, JOBS_PREPARE_FIRE_ACTION } from '../kernel/jobs-contract.ts';
 import { Scheduler, type SchedulerClock } from '../plugins/scheduler/scheduler.ts';
 
 /** A clock the test moves: timers fire only when `advance` passes their instant. */
@@ -33,9 +33,10 @@ class TestClock implements SchedulerClock {
   }
 }
 
-/** A broker answering jobs.fireDue with nothing due, and jobs.nextDue from what the test hands it. */
+/** A broker answering jobs.fireDue with nothing due, jobs.nextDue from what the test hands it, and jobs.prepareFire (counted). */
 function fakeBroker() {
   const fires: number[] = [];
+  const prepares: number[] = [];
   const nextDue: ((v: { next_run_at: string | null }) => void)[] = [];
   const waiters: { action: string; resolve: () => void }[] = [];
   const notify = (action: string) => {
@@ -51,6 +52,10 @@ function fakeBroker() {
         notify(action);
         return Promise.resolve({ claimed: 0, claim_ms: 0, enqueue_ms: 0, more: false, runs: [] });
       }
+      if (action === JOBS_PREPARE_FIRE_ACTION) {
+        prepares.push(prepares.length);
+        return Promise.resolve({ prepare_ms: 0 });
+      }
       if (action === JOBS_NEXT_DUE_ACTION) {
         const p = new Promise((resolve) => nextDue.push(resolve as never));
         notify(action);
@@ -60,7 +65,7 @@ function fakeBroker() {
     },
   };
   const called = (action: string) => new Promise<void>((resolve) => waiters.push({ action, resolve }));
-  return { broker, fires, nextDue, called };
+  return { broker, fires, prepares, nextDue, called };
 }
 
 const logger = { warn: () => undefined, info: () => undefined, debug: () => undefined };
@@ -125,4 +130,31 @@ test('nothing due: the tick is the safety net', async (t) => {
   await pass;
   t.is(clock.nextTimer, T0 + 60_000);
   await s.stop();
+});
+
+test('a due instant further away than the prepare lead is readied that long before it; a closer one and the tick are not', async (t) => {
+  const clock = new TestClock(T0);
+  const fake = fakeBroker();
+  const s = new Scheduler({ broker: fake.broker as never, tickSeconds: 60, sweepSeconds: 3600, logger, clock, prepareLeadMs: 1000 });
+  const timers = () => [...clock.timers.values()].map((x) => x.at).sort((a, b) => a - b);
+  s.jobsChanged(new Date(T0 + 5000).toISOString());
+  t.deepEqual(timers(), [T0 + 4000, T0 + 5000]);
+  // an earlier job moves both timers
+  s.jobsChanged(new Date(T0 + 3000).toISOString());
+  t.deepEqual(timers(), [T0 + 2000, T0 + 3000]);
+  clock.advance(T0 + 2000);
+  t.is(fake.prepares.length, 1, 'prepared once, at the lead');
+  t.is(fake.fires.length, 0, 'the pass waits for its instant');
+  // a job due within the lead: only the fire timer moves, nothing more to prepare
+  s.jobsChanged(new Date(T0 + 2500).toISOString());
+  t.deepEqual(timers(), [T0 + 2500]);
+  const read = fake.called(JOBS_NEXT_DUE_ACTION);
+  clock.advance(T0 + 2500);
+  await read;
+  t.is(fake.fires.length, 1);
+  fake.nextDue.shift()!({ next_run_at: null });
+  await s.pass();
+  t.deepEqual(timers(), [T0 + 2500 + 60_000], 'the tick alone: not prepared');
+  await s.stop();
+  t.is(fake.prepares.length, 1);
 });

@@ -138,6 +138,15 @@ test.serial('a one-shot with delete_after_run is gone once its run is logged', a
   t.deepEqual(left, [{ n: 0 }]);
 });
 
+test.serial('jobs.prepareFire plans a pass ahead without firing or moving anything', async (t) => {
+  const job = await createJob({ schedule: { kind: 'every', every_seconds: 600 } });
+  const answer = (await k.kernel.broker.call('jobs.prepareFire', {})) as { prepare_ms: number };
+  t.is(typeof answer.prepare_ms, 'number');
+  t.deepEqual(await runsOf(job.id), []);
+  t.is((await call(`/api/v1/jobs/${job.id}`)).body.next_run_at, job.next_run_at);
+  t.is((await call(`/api/v1/jobs/${job.id}`, { method: 'DELETE' })).status, 204);
+});
+
 test.serial('a pass takes every due job once, in one transaction, whatever the batch', async (t) => {
   const jobs = await Promise.all(Array.from({ length: 30 }, () => createJob({ schedule: { kind: 'every', every_seconds: 7200 } })));
   const latest = Math.max(...jobs.map((j) => Date.parse(j.next_run_at)));

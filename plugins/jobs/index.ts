@@ -13,7 +13,7 @@ import { announceChange, type JobsService } from './service.ts';
 import { create, createFromTool, get, list, remove, update } from './actions/jobs-crud.ts';
 import { runNow, toggle } from './actions/jobs-control.ts';
 import { getRun, listRuns } from './actions/runs.ts';
-import { fireDue, nextDue, recover } from './actions/internal.ts';
+import { fireDue, nextDue, prepareFire, recover } from './actions/internal.ts';
 import { preview } from './actions/preview.ts';
 import { executors } from './actions/executors.ts';
 
@@ -41,6 +41,7 @@ export default {
     getRun,
     fireDue,
     nextDue,
+    prepareFire,
     recover,
     syncBindings: {
       visibility: 'public',

@@ -1,7 +1,7 @@
 import type { Context, ServiceSchema } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
 import { JOBS_CHANGED_EVENT, type JobsChanged } from '../../kernel/jobs-contract.ts';
-import { Scheduler, type Logger } from './scheduler.ts';
+import { PREPARE_LEAD_MS, Scheduler, type Logger } from './scheduler.ts';
 
 type SchedulerService = { scheduler: Scheduler; broker: Context['broker']; logger: Logger };
 
@@ -20,7 +20,7 @@ export default {
   },
   created(this: SchedulerService) {
     const env = kernelOf(this.broker).config.env;
-    this.scheduler = new Scheduler({ broker: this.broker, tickSeconds: env.SCHEDULER_TICK_SECONDS, sweepSeconds: env.SCHEDULER_SWEEP_SECONDS, logger: this.logger });
+    this.scheduler = new Scheduler({ broker: this.broker, tickSeconds: env.SCHEDULER_TICK_SECONDS, sweepSeconds: env.SCHEDULER_SWEEP_SECONDS, prepareLeadMs: PREPARE_LEAD_MS, logger: this.logger });
   },
   started(this: SchedulerService) {
     // not awaited: the node's packages finish loading after this service has started

@@ -1,5 +1,5 @@
 import type { ServiceBroker } from 'moleculer';
-import { JOBS_FIRE_DUE_ACTION, JOBS_NEXT_DUE_ACTION, JOBS_RECOVER_ACTION } from '../../kernel/jobs-contract.ts';
+import { JOBS_FIRE_DUE_ACTION, JOBS_NEXT_DUE_ACTION, JOBS_PREPARE_FIRE_ACTION, JOBS_RECOVER_ACTION } from '../../kernel/jobs-contract.ts';
 
 export type Logger = { warn(...args: unknown[]): void; info(...args: unknown[]): void; debug(...args: unknown[]): void };
 
@@ -23,6 +23,12 @@ export interface SchedulerOptions {
   logger: Logger;
   /** due jobs taken per pass */
   batch?: number;
+  /**
+   * How long before a due instant the scheduler asks `jobs.prepareFire` to ready that pass (a
+   * warm pool connection with the pass's statements planned, the queue connection); 0: never.
+   * The plugin uses PREPARE_LEAD_MS.
+   */
+  prepareLeadMs?: number;
   clock?: SchedulerClock;
 }
 
@@ -35,15 +41,22 @@ interface FireAnswer {
   runs: { run_id: string; scheduled_for: string; enqueued_at: string }[];
 }
 
+/** The lead the plugin gives prepareLeadMs: well inside the pool's 10 s idle limit, well over a prepare's time. */
+export const PREPARE_LEAD_MS = 1000;
+
 /**
  * Fires due jobs: one timer set for the earliest next fire of any enabled job (moved earlier
  * when a job changes, `jobsChanged`), capped at the tick, so a job fires within a second of its
  * instant and the tick is only the safety net. Each pass asks `jobs.fireDue`, which commits the
  * fires (exactly once across control nodes) and queues them. Every few seconds the sweeper
- * recovers runs (`jobs.recover`). Passes never overlap in one process.
+ * recovers runs (`jobs.recover`). Passes never overlap in one process. A timer armed for a due
+ * instant further away than `prepareLeadMs` comes with a second one at that lead before it, which
+ * readies the pass (`jobs.prepareFire`): after a quiet minute the pool's connections are closed,
+ * and the burst would first wait for a new one and a server backend that plans cold.
  */
 export class Scheduler {
   private timer?: unknown;
+  private prepareTimer?: unknown;
   /** when the pending timer fires; Infinity when none is pending */
   private armedFor = Infinity;
   private readonly clock: SchedulerClock;
@@ -75,6 +88,7 @@ export class Scheduler {
   stop(): Promise<void> {
     this.stopped = true;
     this.clock.clearTimeout(this.timer);
+    this.clock.clearTimeout(this.prepareTimer);
     clearTimeout(this.sweepTimer);
     return this.running ?? Promise.resolve();
   }
@@ -82,7 +96,7 @@ export class Scheduler {
   /** A job changed somewhere: fire sooner when its next fire comes before the armed one. */
   jobsChanged(nextRunAt: string | null): void {
     if (!nextRunAt || this.stopped) return;
-    this.armNoLaterThan(Date.parse(nextRunAt));
+    this.armNoLaterThan(Date.parse(nextRunAt), true);
   }
 
   /** One pass now (the timer's, the tick's; tests call it). Resolves when it and any pass it asked for are done. */
@@ -133,17 +147,36 @@ export class Scheduler {
   private async rearm(): Promise<void> {
     const { next_run_at } = await this.opts.broker.call<{ next_run_at: string | null }, Record<string, never>>(JOBS_NEXT_DUE_ACTION, {});
     const tick = this.clock.now() + this.opts.tickSeconds * 1000;
-    this.armNoLaterThan(next_run_at ? Math.min(Date.parse(next_run_at), tick) : tick);
+    const due = next_run_at ? Date.parse(next_run_at) : Infinity;
+    this.armNoLaterThan(Math.min(due, tick), due <= tick);
   }
 
-  /** Arms the timer for `at`, keeping a pending one that fires earlier (or at the same time). */
-  private armNoLaterThan(at: number): void {
+  /** Readies the pass at a due instant; a failure only costs that pass its warm start. */
+  private prepare(): void {
+    this.opts.broker.call(JOBS_PREPARE_FIRE_ACTION, {}).catch((err: Error) => this.opts.logger.debug(`scheduler could not prepare the next pass: ${err.message}`));
+  }
+
+  /**
+   * Arms the timer for `at`, keeping a pending one that fires earlier (or at the same time). For
+   * a due instant (`due`, not the tick) far enough away, the prepare timer goes `prepareLeadMs` before it.
+   */
+  private armNoLaterThan(at: number, due = false): void {
     if (this.stopped || this.armedFor <= at) return;
     this.clock.clearTimeout(this.timer);
+    this.clock.clearTimeout(this.prepareTimer);
+    this.prepareTimer = undefined;
     this.armedFor = at;
+    const wait = Math.max(0, at - this.clock.now());
     this.timer = this.clock.setTimeout(() => {
       this.armedFor = Infinity;
       void this.pass();
-    }, Math.max(0, at - this.clock.now()));
+    }, wait);
+    const lead = this.opts.prepareLeadMs ?? 0;
+    if (due && lead > 0 && wait > lead) {
+      this.prepareTimer = this.clock.setTimeout(() => {
+        this.prepareTimer = undefined;
+        this.prepare();
+      }, wait - lead);
+    }
   }
 }
