@@ -33,6 +33,63 @@ class ModelFailure extends Error {
   }
 }
 
+/**
+ * The text deltas of one model turn on their way to the run's live events: gathered for the rest
+ * of the event-loop turn (a provider's chunk often holds several), then sent as one
+ * `agent.text.delta`, one call in flight at a time, while the model stream is read on (no round
+ * trip per token). `check()` says whether an answer asked the run to stop, and rethrows a call
+ * that failed; `flush()` sends what is left and then says the same.
+ */
+export class DeltaBatch {
+  private pending = '';
+  private sending: Promise<void> | undefined;
+  private stopped = false;
+  private failure: unknown;
+  private closed = false;
+
+  constructor(private readonly send: (text: string) => Promise<DurableAnswer>) {}
+
+  add(text: string): void {
+    if (!text || this.closed) return;
+    this.pending += text;
+    this.sending ??= this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (this.pending && !this.stopped && !this.closed) {
+        const text = this.pending;
+        this.pending = '';
+        if ((await this.send(text)).stop) this.stopped = true;
+      }
+    } catch (err) {
+      this.failure ??= err;
+    } finally {
+      this.sending = undefined;
+    }
+  }
+
+  check(): boolean {
+    if (this.failure !== undefined) throw this.failure;
+    return this.stopped;
+  }
+
+  async flush(): Promise<boolean> {
+    while (this.sending) await this.sending;
+    if (this.pending && !this.stopped && !this.closed) {
+      this.sending = this.pump();
+      await this.sending;
+    }
+    return this.check();
+  }
+
+  /** nothing more is sent (the turn ended or failed) */
+  close(): void {
+    this.closed = true;
+  }
+}
+
 /** Reports a phase's duration to the bench's sink, when one is installed (profile.ts). */
 export function measured<T>(phase: LoopPhase, runId: string, work: () => Promise<T>): Promise<T> {
   const sink = loopSink();
@@ -58,21 +115,34 @@ export function brokerPort(ctx: Context, scope: PortScope): AgentPort {
   const modelTurn: AgentPort['modelTurn'] = async ({ round, messages, system, tools }) => {
     const params: GenerateParams = { messages, system, tools, api_key_id: scope.api_key_id, model: scope.model, purpose: 'agent', workspace_id: scope.workspace_id ?? undefined, agent_id: scope.agent_id ?? undefined, run_id: scope.run_id };
     const stream = await ctx.call<Readable, GenerateParams>(MODELS_GENERATE_STREAM_ACTION, params, { meta, timeout: 0 });
+    const deltas = new DeltaBatch((text) => live([{ type: 'agent.text.delta', data: { round, text } }]));
     let text = '';
-    for await (const line of readGenerateStream(stream)) {
-      if (line.type === 'text.delta') {
-        text += line.text;
-        const answer = await live([{ type: 'agent.text.delta', data: { round, text: line.text } }]);
-        if (answer.stop) {
-          stream.destroy();
-          const partial: GenerateResult = { text, tool_calls: [], finish_reason: 'other', usage: { input_tokens: 0, output_tokens: 0 }, model: scope.model ?? '', provider: 'openai', api_key_id: scope.api_key_id ?? '', attempts: 1 };
-          return { turn: partial, stopped: true };
+    const interrupted = (): { turn: GenerateResult; stopped: true } => {
+      stream.destroy();
+      const partial: GenerateResult = { text, tool_calls: [], finish_reason: 'other', usage: { input_tokens: 0, output_tokens: 0 }, model: scope.model ?? '', provider: 'openai', api_key_id: scope.api_key_id ?? '', attempts: 1 };
+      return { turn: partial, stopped: true };
+    };
+    try {
+      for await (const line of readGenerateStream(stream)) {
+        if (deltas.check()) return interrupted();
+        if (line.type === 'text.delta') {
+          text += line.text;
+          deltas.add(line.text);
+        } else if (line.type === 'retry') {
+          if (await deltas.flush()) return interrupted();
+          await live([{ type: 'agent.model.retry', data: { round, attempt: line.attempt, wait_ms: line.wait_ms, reason: line.reason } }]);
+        } else if (line.type === 'done') {
+          // every delta goes out before the turn's message is committed
+          if (await deltas.flush()) return interrupted();
+          const { type: _type, ...turn } = line;
+          return { turn, stopped: false };
+        } else if (line.type === 'error') {
+          await deltas.flush().catch(() => undefined);
+          throw new ModelFailure(line.message, line.code);
         }
-      } else if (line.type === 'retry') await live([{ type: 'agent.model.retry', data: { round, attempt: line.attempt, wait_ms: line.wait_ms, reason: line.reason } }]);
-      else if (line.type === 'done') {
-        const { type: _type, ...turn } = line;
-        return { turn, stopped: false };
-      } else if (line.type === 'error') throw new ModelFailure(line.message, line.code);
+      }
+    } finally {
+      deltas.close();
     }
     throw new ModelFailure('The model stream ended without an answer.', 'MODELS_ERR_STREAM_CUT');
   };
