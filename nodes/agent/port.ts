@@ -34,8 +34,9 @@ class ModelFailure extends Error {
 }
 
 /**
- * The text deltas of one model turn on their way to the run's live events: gathered for the rest
- * of the event-loop turn (a provider's chunk often holds several), then sent as one
+ * The text deltas of one model turn on their way to the run's live events: the first at once,
+ * the next ones gathered for the rest of the event-loop turn (a provider's chunk often holds
+ * several), then sent as one
  * `agent.text.delta`, one call in flight at a time, while the model stream is read on (no round
  * trip per token). `check()` says whether an answer asked the run to stop, and rethrows a call
  * that failed; `flush()` sends what is left and then says the same.
@@ -46,17 +47,20 @@ export class DeltaBatch {
   private stopped = false;
   private failure: unknown;
   private closed = false;
+  /** the turn's first delta goes out at once (the latency a reader feels most); later ones are gathered */
+  private first = true;
 
   constructor(private readonly send: (text: string) => Promise<DurableAnswer>) {}
 
   add(text: string): void {
     if (!text || this.closed) return;
     this.pending += text;
-    this.sending ??= this.pump();
+    this.sending ??= this.pump(!this.first);
+    this.first = false;
   }
 
-  private async pump(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  private async pump(gather: boolean): Promise<void> {
+    if (gather) await new Promise<void>((resolve) => setImmediate(resolve));
     try {
       while (this.pending && !this.stopped && !this.closed) {
         const text = this.pending;
@@ -78,7 +82,7 @@ export class DeltaBatch {
   async flush(): Promise<boolean> {
     while (this.sending) await this.sending;
     if (this.pending && !this.stopped && !this.closed) {
-      this.sending = this.pump();
+      this.sending = this.pump(false);
       await this.sending;
     }
     return this.check();

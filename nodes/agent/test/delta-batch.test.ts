@@ -3,25 +3,28 @@ import { DeltaBatch } from '../port.ts';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-test('deltas of one event-loop turn go out as one, one call at a time, in order; flush sends the rest', async (t) => {
+test('the first delta goes at once; later ones of one event-loop turn go out as one, one call at a time, in order; flush sends the rest', async (t) => {
   const sent: string[] = [];
   let release!: () => void;
   const batch = new DeltaBatch(async (text) => {
     sent.push(text);
-    if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    if (sent.length === 2) await new Promise<void>((resolve) => (release = resolve));
     return { stop: false };
   });
+  batch.add('Oh, ');
+  t.deepEqual(sent, ['Oh, '], 'sent before any wait');
+  await tick();
   batch.add('Hel');
   batch.add('lo');
   await tick();
-  t.deepEqual(sent, ['Hello']);
+  t.deepEqual(sent, ['Oh, ', 'Hello']);
   batch.add(' wor');
   batch.add('ld');
   await tick();
-  t.deepEqual(sent, ['Hello'], 'nothing more while a call is in flight');
+  t.deepEqual(sent, ['Oh, ', 'Hello'], 'nothing more while a call is in flight');
   release();
   t.false(await batch.flush());
-  t.deepEqual(sent, ['Hello', ' world']);
+  t.deepEqual(sent, ['Oh, ', 'Hello', ' world']);
 });
 
 test('a stop answer is seen by check() and flush(); nothing is sent after it, nor after close', async (t) => {
