@@ -5,7 +5,8 @@
  *   node --import tsx bench/chat-stream.ts [--sequential 60] [--concurrent 500] [--chunks 20] [--interval 100] [--ramp 2]
  *
  * The kernel runs detached (`node kernel/main.ts`, PostgreSQL, in-process queue, the work worker
- * at WORKER_WORK_CONCURRENCY = the concurrent streams, at most 256, the setting's bound). A
+ * at WORKER_WORK_CONCURRENCY = `--slots`, default the concurrent streams: a chat run holds a work slot
+ * from its start to its end). A
  * streaming OpenAI-compatible provider in this process (a key's base_url, allow-listed) notes
  * when it writes each answer's first token, then sends `--chunks` tokens `--interval` ms apart.
  * Added latency = when the client reads a `text.delta` frame minus when the provider wrote that
@@ -27,9 +28,11 @@ import { stopAll, waitForStatus } from './lib/processes.ts';
 import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { percentile, round } from './lib/stats.ts';
 
-const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' } } });
+const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' }, slots: { type: 'string' } } });
 const SEQUENTIAL = Number(args.sequential);
 const CONCURRENT = Number(args.concurrent);
+/** the work worker's slots (WORKER_WORK_CONCURRENCY): a chat run holds one from its start to its end */
+const SLOTS = Number(args.slots ?? Math.min(1024, Math.max(4, CONCURRENT)));
 
 /** per `<marker>#<token index>`: when the provider wrote that token */
 const sentAt = new Map<string, number>();
@@ -60,24 +63,29 @@ function provider(chunks: number, intervalMs: number) {
 }
 
 /** Opens one chat stream; answers when each token's text.delta frame was read, and whether it ended well. */
-async function stream(api: string, token: string, marker: string): Promise<{ arrivals: Map<number, number>; ok: boolean; error?: string }> {
+async function stream(api: string, token: string, marker: string): Promise<{ arrivals: Map<number, number>; ok: boolean; error?: string; requested: number; ended: number }> {
+  const requested = performance.now();
   const form = new FormData();
   form.set('message', `please answer ${marker}`);
   form.set('workspace_context', 'false');
   const res = await fetch(`${api}/api/v1/chat/stream`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
   const arrivals = new Map<number, number>();
-  if (res.status !== 200 || !res.body) return { arrivals, ok: false, error: `status ${res.status}: ${await res.text()}` };
+  if (res.status !== 200 || !res.body) return { arrivals, ok: false, error: `status ${res.status}: ${await res.text()}`, requested, ended: performance.now() };
   let text = '';
   let scanned = 0;
   const decoder = new TextDecoder();
   for await (const part of res.body) {
     const now = performance.now();
     text += decoder.decode(part, { stream: true });
-    for (const m of text.slice(scanned).matchAll(/event: text\.delta\ndata: \{"text":"tok(\d+) "\}/g)) if (!arrivals.has(Number(m[1]))) arrivals.set(Number(m[1]), now);
-    scanned = Math.max(0, text.length - 200);
+    // a frame may carry several tokens (deltas read in the same event-loop turn go out together)
+    for (const m of text.slice(scanned).matchAll(/event: text\.delta\ndata: (\{.*\})\n\n/g)) {
+      for (const t of (JSON.parse(m[1]) as { text: string }).text.matchAll(/tok(\d+) /g)) if (!arrivals.has(Number(t[1]))) arrivals.set(Number(t[1]), now);
+    }
+    // the next read starts after the last whole frame (a frame split across reads is read again)
+    scanned = Math.max(scanned, text.lastIndexOf('\n\n') + 2);
   }
   const ended = text.includes('event: message.end') && !text.includes('event: error');
-  return { arrivals, ok: ended, error: ended ? undefined : text.slice(-300) };
+  return { arrivals, ok: ended, error: ended ? undefined : text.slice(-300), requested, ended: performance.now() };
 }
 
 function rssKiB(pid: number): number {
@@ -99,7 +107,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wao-bench-chat-'));
   const kernel = await launchKernel({
     via: 'node', dataDir, logFile: join(dataDir, 'kernel.log'), nodeFlags: process.env.BENCH_KERNEL_NODE_FLAGS?.split(' ').filter(Boolean),
-    env: { DATABASE_URL: databaseUrl(db), ADMIN_PASSWORD: 'bench-password-0123', MODEL_BASE_URL_ALLOW: '127.0.0.1', WORKER_WORK_CONCURRENCY: String(Math.min(256, Math.max(4, CONCURRENT))), DATABASE_POOL_MAX: '20' },
+    env: { DATABASE_URL: databaseUrl(db), ADMIN_PASSWORD: 'bench-password-0123', MODEL_BASE_URL_ALLOW: '127.0.0.1', WORKER_WORK_CONCURRENCY: String(SLOTS), DATABASE_POOL_MAX: '20' },
   });
   try {
     await waitForStatus(`${kernel.apiUrl}/health/ready`, 200, { proc: kernel.proc, timeoutMs: 120_000 });
@@ -110,14 +118,18 @@ async function main(): Promise<void> {
 
     for (let i = 0; i < 5; i++) await stream(kernel.apiUrl, token, `m-warm${i}`);
     const added: number[] = [];
+    const firstFromRequest: number[] = [];
     let failed = 0;
     for (let i = 0; i < SEQUENTIAL; i++) {
       const marker = `m-seq${i}`;
       const r = await stream(kernel.apiUrl, token, marker);
       if (!r.ok || !r.arrivals.has(0)) failed++;
-      else added.push(r.arrivals.get(0)! - sentAt.get(`${marker}#0`)!);
+      else {
+        added.push(r.arrivals.get(0)! - sentAt.get(`${marker}#0`)!);
+        firstFromRequest.push(r.arrivals.get(0)! - r.requested);
+      }
     }
-    console.log(JSON.stringify({ phase: 'one at a time', streams: SEQUENTIAL, failed, added_first_delta_ms: { p50: round(percentile(added, 50), 3), p99: round(percentile(added, 99), 3) } }));
+    console.log(JSON.stringify({ phase: 'one at a time', streams: SEQUENTIAL, failed, added_first_delta_ms: { p50: round(percentile(added, 50), 3), p99: round(percentile(added, 99), 3) }, first_delta_from_request_ms: { p50: round(percentile(firstFromRequest, 50), 3), p99: round(percentile(firstFromRequest, 99), 3) } }));
 
     const idle = rssKiB(kernel.proc.pgid);
     let peak = idle;
@@ -132,7 +144,8 @@ async function main(): Promise<void> {
     clearInterval(sampler);
     const wallMs = performance.now() - started;
     const benchCpu = process.cpuUsage(cpu.bench);
-    const busy = { kernel_pct_of_a_core: round(((cpuMs(kernel.proc.pgid) - cpu.kernel) / wallMs) * 100), bench_process_pct_of_a_core: round(((benchCpu.user + benchCpu.system) / 1000 / wallMs) * 100) };
+    const kernelCpuMs = cpuMs(kernel.proc.pgid) - cpu.kernel;
+    const busy = { kernel_pct_of_a_core: round((kernelCpuMs / wallMs) * 100), bench_process_pct_of_a_core: round(((benchCpu.user + benchCpu.system) / 1000 / wallMs) * 100) };
     const ok = results.filter((r) => r.ok);
     const rampEnd = started + rampMs;
     const timed = ok.flatMap((r) => [...r.arrivals].map(([i, at]) => ({ sent: sentAt.get(`${r.marker}#${i}`)!, added: at - sentAt.get(`${r.marker}#${i}`)! })));
@@ -140,11 +153,25 @@ async function main(): Promise<void> {
     // tokens sent once every stream was open: streaming alone, without the openings' work
     const afterRamp = timed.filter((x) => x.sent > rampEnd).map((x) => x.added);
     const errors = results.filter((r) => !r.ok).map((r) => r.error);
+    // from the request: the time before the provider's first token (HTTP, stores, the run's start,
+    // its wait for a work slot, the model call's set-up), the first text.delta, the whole stream
+    const lastToken = Number(args.chunks) - 1;
+    const fromRequest = (f: (r: (typeof ok)[number]) => number) => {
+      const v = ok.map(f).filter(Number.isFinite);
+      return { p50: round(percentile(v, 50), 1), p99: round(percentile(v, 99), 1), max: round(Math.max(...v), 1) };
+    };
     console.log(JSON.stringify({
       phase: 'concurrent', streams: CONCURRENT, failed: errors.length, first_error: errors[0] ?? null, seconds: round((performance.now() - started) / 1000),
       added_delta_ms: { p50: round(percentile(addedParallel, 50), 3), p99: round(percentile(addedParallel, 99), 3), deltas: addedParallel.length },
       added_delta_after_ramp_ms: { p50: round(percentile(afterRamp, 50), 3), p99: round(percentile(afterRamp, 99), 3), deltas: afterRamp.length },
-      cpu: busy,
+      from_request_ms: {
+        provider_first_token: fromRequest((r) => sentAt.get(`${r.marker}#0`)! - r.requested),
+        first_delta: fromRequest((r) => r.arrivals.get(0)! - r.requested),
+        whole_stream: fromRequest((r) => r.ended - r.requested),
+        whole_stream_less_provider: fromRequest((r) => r.ended - r.requested - (sentAt.get(`${r.marker}#${lastToken}`)! - sentAt.get(`${r.marker}#0`)!)),
+      },
+      work_slots: SLOTS,
+      cpu: busy, kernel_cpu_ms: { total: round(kernelCpuMs), per_stream: round(kernelCpuMs / CONCURRENT, 2), per_delta: round(kernelCpuMs / Math.max(1, addedParallel.length), 3) },
       kernel_rss_mib: { idle: round(idle / 1024), peak: round(peak / 1024) }, kib_per_open_stream: round((peak - idle) / CONCURRENT, 1),
     }));
   } finally {

@@ -68,7 +68,7 @@ export const ENV_SCHEMA = {
   S3_SECRET_ACCESS_KEY: { type: 'secret', default: '', group: 'Stores', doc: 'S3 secret access key.' },
   // Workers
   WORKER_CONTROL_CONCURRENCY: { type: 'int', default: '2', min: 1, max: 256, group: 'Workers', doc: 'Concurrency of the control-plane worker (queue celery).' },
-  WORKER_WORK_CONCURRENCY: { type: 'int', default: '4', min: 1, max: 256, group: 'Workers', doc: 'Concurrency of the work worker (queue work).' },
+  WORKER_WORK_CONCURRENCY: { type: 'int', default: '4', min: 1, max: 1024, group: 'Workers', doc: 'Concurrency of the work worker (queue work). A run holds one slot from its start to its end, a chat answer too while it waits on the model: size it for the chat streams a node answers at once (more wait in the queue).' },
   SCHEDULER_TICK_SECONDS: { type: 'int', default: '60', min: 1, max: 3600, group: 'Scheduler', doc: 'The scheduler\'s safety-net pass over due jobs (control role); fires are timed on each next due time, within a second, not by this tick.' },
   SCHEDULER_LOOKBACK_HOURS: { type: 'int', default: '24', min: 0, max: 24, group: 'Scheduler', doc: 'After downtime, a job whose latest slot is at most this old fires once (caught_up); older slots are logged missed.' },
   SCHEDULER_SWEEP_SECONDS: { type: 'int', default: '15', min: 1, max: 3600, group: 'Scheduler', doc: 'How often the scheduler recovers job runs: lost queue jobs, runs whose worker died, outcomes of started runs.' },

@@ -35,6 +35,67 @@ class ModelFailure extends Error {
   }
 }
 
+/**
+ * The text deltas of one model turn on their way to the run's live events: the first at once,
+ * the next ones gathered for the rest of the event-loop turn (a provider's chunk often holds
+ * several), then sent as one
+ * `agent.text.delta`, one call in flight at a time, while the model stream is read on (no round
+ * trip per token). `check()` says whether an answer asked the run to stop, and rethrows a call
+ * that failed; `flush()` sends what is left and then says the same.
+ */
+export class DeltaBatch {
+  private pending = '';
+  private sending: Promise<void> | undefined;
+  private stopped = false;
+  private failure: unknown;
+  private closed = false;
+  /** the turn's first delta goes out at once (the latency a reader feels most); later ones are gathered */
+  private first = true;
+
+  constructor(private readonly send: (text: string) => Promise<DurableAnswer>) {}
+
+  add(text: string): void {
+    if (!text || this.closed) return;
+    this.pending += text;
+    this.sending ??= this.pump(!this.first);
+    this.first = false;
+  }
+
+  private async pump(gather: boolean): Promise<void> {
+    if (gather) await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      while (this.pending && !this.stopped && !this.closed) {
+        const text = this.pending;
+        this.pending = '';
+        if ((await this.send(text)).stop) this.stopped = true;
+      }
+    } catch (err) {
+      this.failure ??= err;
+    } finally {
+      this.sending = undefined;
+    }
+  }
+
+  check(): boolean {
+    if (this.failure !== undefined) throw this.failure;
+    return this.stopped;
+  }
+
+  async flush(): Promise<boolean> {
+    while (this.sending) await this.sending;
+    if (this.pending && !this.stopped && !this.closed) {
+      this.sending = this.pump(false);
+      await this.sending;
+    }
+    return this.check();
+  }
+
+  /** nothing more is sent (the turn ended or failed) */
+  close(): void {
+    this.closed = true;
+  }
+}
+
 /** Reports a phase's duration to the bench's sink, when one is installed (profile.ts). */
 export function measured<T>(phase: LoopPhase, runId: string, work: () => Promise<T>): Promise<T> {
   const sink = loopSink();
@@ -64,6 +125,7 @@ export function brokerPort(ctx: Context, scope: PortScope, interrupted?: AbortSi
   const modelTurn: AgentPort['modelTurn'] = async ({ round, messages, system, tools }) => {
     const params: GenerateParams = { messages, system, tools, api_key_id: scope.api_key_id, model: scope.model, purpose: 'agent', workspace_id: scope.workspace_id ?? undefined, agent_id: scope.agent_id ?? undefined, run_id: scope.run_id };
     const stream = await ctx.call<Readable, GenerateParams>(MODELS_GENERATE_STREAM_ACTION, params, { meta, timeout: 0 });
+    const deltas = new DeltaBatch((text) => live([{ type: 'agent.text.delta', data: { round, text } }]));
     let text = '';
     // the partial answer so far; destroying the stream aborts the provider call (plugins/models stream.ts)
     const stop = (): { turn: GenerateResult; stopped: true } => {
@@ -76,21 +138,29 @@ export function brokerPort(ctx: Context, scope: PortScope, interrupted?: AbortSi
     interrupted?.addEventListener('abort', cut, { once: true });
     try {
       for await (const line of readGenerateStream(stream)) {
+        if (deltas.check() || interrupted?.aborted) return stop();
         if (line.type === 'text.delta') {
           text += line.text;
-          const answer = await live([{ type: 'agent.text.delta', data: { round, text: line.text } }]);
-          if (answer.stop || interrupted?.aborted) return stop();
-        } else if (line.type === 'retry') await live([{ type: 'agent.model.retry', data: { round, attempt: line.attempt, wait_ms: line.wait_ms, reason: line.reason } }]);
-        else if (line.type === 'done') {
+          deltas.add(line.text);
+        } else if (line.type === 'retry') {
+          if (await deltas.flush()) return stop();
+          await live([{ type: 'agent.model.retry', data: { round, attempt: line.attempt, wait_ms: line.wait_ms, reason: line.reason } }]);
+        } else if (line.type === 'done') {
+          // every delta goes out before the turn's message is committed
+          if (await deltas.flush()) return stop();
           const { type: _type, ...turn } = line;
           return { turn, stopped: false };
-        } else if (line.type === 'error') throw new ModelFailure(line.message, line.code);
+        } else if (line.type === 'error') {
+          await deltas.flush().catch(() => undefined);
+          throw new ModelFailure(line.message, line.code);
+        }
       }
     } catch (err) {
       if (interrupted?.aborted) return stop();
       throw err;
     } finally {
       interrupted?.removeEventListener('abort', cut);
+      deltas.close();
     }
     if (interrupted?.aborted) return stop();
     throw new ModelFailure('The model stream ended without an answer.', 'MODELS_ERR_STREAM_CUT');

@@ -1,6 +1,7 @@
 import type { ServiceBroker } from 'moleculer';
 import type { Sequelize } from 'sequelize';
 import { settleFromRun } from './runs.ts';
+import { leaveToRelay } from './relay.ts';
 import { insertMessage, lastOfRun, streamingOfRun, takePending, type MessageRow } from './store.ts';
 
 /** `agent.run.outcome` as nodes/agent emits it (the fields chat reads). */
@@ -17,14 +18,16 @@ export interface ChatOutcome {
 
 /**
  * A chat run's step ended or parked: its streaming assistant message is settled from the run's
- * events, unless a live stream or a waiting request already did. This is what settles the reply
- * of a client that went away.
+ * events, unless a live stream or a waiting request already did, or a live stream on this node
+ * will (relay.ts leaveToRelay). This is what settles the reply of a client that went away.
  */
 export async function settleOutcome(broker: ServiceBroker, db: Sequelize, o: ChatOutcome): Promise<void> {
   if (!o.conversation_id) return;
   const who = { id: o.owner_id ?? 'system', entity_id: o.entity_id };
   const message = (await streamingOfRun(db, o.run_id)) ?? (o.kind === 'workflow' ? await continuedElsewhere(db, o) : undefined);
   if (!message || message.entity_id !== o.entity_id || message.conversation_id !== o.conversation_id) return;
+  // a live stream on this node settles it at its end (or when its client leaves first)
+  if (leaveToRelay(message.id)) return;
   await settleFromRun(broker, db, who, message);
 }
 

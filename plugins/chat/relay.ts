@@ -11,6 +11,21 @@ export interface RelayOptions {
   interruptOnGone: boolean;
 }
 
+/** The live relays of this node, by assistant message: each settles its message at its end. */
+const relaying = new Map<string, Set<{ outcomeLeft: boolean }>>();
+
+/**
+ * Whether a live relay on this node follows the message: then the run outcome's settling (a
+ * second follower of the run, from its start) is left to it, and a relay whose client goes away
+ * before it settled does that settling itself.
+ */
+export function leaveToRelay(messageId: string): boolean {
+  const relays = relaying.get(messageId);
+  if (!relays?.size) return false;
+  for (const r of relays) r.outcomeLeft = true;
+  return true;
+}
+
 /**
  * The chat SSE of one assistant message: `message.start`, then the run's events after `after`
  * as chat frames (RunSegment), and once the run ends or pauses the message settled (by this
@@ -26,6 +41,10 @@ export function relayRun(svc: ChatService, ctx: Context, who: Caller, message: M
     },
   });
   sse.send({ type: 'message.start', data: { conversation_id: message.conversation_id, message_id: message.id, run_id: runId } });
+  const watch = { outcomeLeft: false };
+  let settled = false;
+  const relays = relaying.get(message.id) ?? new Set();
+  relaying.set(message.id, relays.add(watch));
   const pump = async () => {
     const segment = new RunSegment(runId, message.workflow_id ?? null);
     try {
@@ -46,12 +65,24 @@ export function relayRun(svc: ChatService, ctx: Context, who: Caller, message: M
     // a reader that joined mid-segment saw only part of it: the whole segment is read again
     const latest = (await getMessage(svc.db, message.id)) ?? message;
     const stored = !settlement ? latest : after <= (message.start_seq ?? 0) ? ((await settleMessage(svc.db, message.id, settlement)) ?? latest) : await settleFromRun(svc.broker, svc.db, who, latest);
+    settled = settlement !== undefined;
     sse.send({ type: 'message.end', data: { message_id: stored.id, text: stored.content, status: stored.status, usage: stored.usage ?? { input_tokens: 0, output_tokens: 0 } } });
     sse.end();
   };
-  pump().catch((err) => {
-    svc.logger.warn({ err, run_id: runId }, 'a chat stream failed');
-    sse.end();
-  });
+  pump()
+    .catch((err) => {
+      svc.logger.warn({ err, run_id: runId }, 'a chat stream failed');
+      sse.end();
+    })
+    .finally(() => {
+      relays.delete(watch);
+      if (!relays.size && relaying.get(message.id) === relays) relaying.delete(message.id);
+      // the run's outcome was left to this relay, which did not get to settle: settle as it would have
+      if (watch.outcomeLeft && !settled) {
+        void getMessage(svc.db, message.id)
+          .then((latest) => latest && settleFromRun(svc.broker, svc.db, who, latest))
+          .catch((err: Error) => svc.logger.warn({ err, run_id: runId }, 'could not settle a chat reply whose stream ended early'));
+      }
+    });
   return sse.stream;
 }

@@ -23,7 +23,8 @@ export interface FollowOptions {
 /**
  * Follows a run for a sink: replays durable events after `afterSeq` from the database, then
  * forwards live ones (no duplicates, none lost in between: a gap in the ids is filled from the
- * database, which is also read now and then since live events are best-effort across nodes).
+ * database, which is also read when no live event came for a while, since live events are
+ * best-effort across nodes and the last durable ones have no later id to show their gap).
  * Ends the sink after `run.finished` (or a pause, see FollowOptions). Answers the function that
  * stops following; it also runs when the sink ends.
  */
@@ -54,8 +55,17 @@ export async function followRun(svc: WorkflowsService, entityId: string, runId: 
   const enqueue = (step: () => Promise<void>) => {
     chain = chain.then(step).catch(() => sink.end());
   };
-  const unsubscribe = svc.live.subscribe(runId, (events) => enqueue(() => deliver(events)));
-  const catchUp = setInterval(() => enqueue(replay), CATCH_UP_MS);
+  // whether live events came since the last catch-up: a durable event lost meanwhile shows as a
+  // gap in the ids of the next one, so the database is read only once the run goes quiet
+  let heard = false;
+  const unsubscribe = svc.live.subscribe(runId, (events) => {
+    heard = true;
+    enqueue(() => deliver(events));
+  });
+  const catchUp = setInterval(() => {
+    if (heard) heard = false;
+    else enqueue(replay);
+  }, CATCH_UP_MS);
   catchUp.unref();
   const stop = () => {
     unsubscribe();

@@ -21,7 +21,8 @@ const RECENT_MAX = 2_000;
  * of a step that did not commit a receipt before running goes out live without an id, and is
  * repeated with its id when the step's receipt commits.
  *
- * Only watched runs are broadcast: a node that opens a stream (or waits for a run) announces
+ * On a single node (no transporter) they go straight to this node's subscribers, without a
+ * moleculer event. Only watched runs are broadcast: a node that opens a stream (or waits for a run) announces
  * the run id to every node first. A durable event a stream misses while that announcement
  * travels is read from the database (the stream fills any gap in the ids), so nothing is lost,
  * and a run nobody watches costs no broadcast at all.
@@ -48,7 +49,11 @@ export class LiveEvents {
       this.watched.delete(runId);
       return;
     }
-    void this.broker.broadcast(RUN_EVENTS_TOPIC, { run_id: runId, entity_id: entityId, events });
+    const payload = { run_id: runId, entity_id: entityId, events };
+    // one node (no transporter): straight to this node's subscribers. A broadcast would only come
+    // back here, through moleculer's event context, middlewares and metrics, once per text delta
+    if (!this.broker.transit) this.deliver(payload);
+    else void this.broker.broadcast(RUN_EVENTS_TOPIC, payload);
   }
 
   /** Called by the service's event handler on every node. */
