@@ -1,6 +1,8 @@
 /**
- * Execute overhead of the logic, data and media node types through the broker, and the time to
- * validate a 100-step definition (target: under 10 ms p50).
+ * Execute overhead of the logic, data, media and engine (trigger, control flow, wait, respond,
+ * end) node types through the broker, and the time to validate a 100-step definition (target:
+ * under 10 ms p50). Lists every package in nodes/ it does not time, with where it is timed
+ * (bench/node-overhead-durable.ts for the types that need a database and a running run).
  *
  * Overhead per type = wall time of `broker.call('node.<type>.execute')` minus the node's own
  * work (the same handler called directly with a context), both p50 and p99 over the same
@@ -10,7 +12,7 @@
  */
 import { ServiceBroker } from 'moleculer';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -34,6 +36,19 @@ const CASES: Record<string, Record<string, unknown>> = {
   datetime: { op: 'add', datetime: '2025-03-29T12:00:00', zone: 'Europe/Berlin', amount: { days: 1 } },
   loop: { items: rows, batch_size: 5, branches: { body: 'b' } },
   extractfromfile: { content: Buffer.from(`id,amount\n${rows.map((r) => `${r.id},${r.amount}`).join('\n')}\n`).toString('base64'), format: 'csv' },
+  // the engine's own step types (trigger, control flow, pauses, answers): packages in nodes/ like the rest
+  trigger: {},
+  webhook: {},
+  condition: { expression: 7, operator: 'gt', value: 5, branches: { true: 'a', false: 'b' } },
+  switch: { value: 'b', cases: [{ equals: 'a', next: 'x' }, { equals: 'b', next: 'y' }], default: 'z' },
+  merge: { mode: 'array' },
+  transform: { set: { a: 1, b: 'two', c: [3] }, base: { keep: true } },
+  parallel: {},
+  wait: { wait_type: 'timer', seconds: 30 },
+  respond: { status: 200, headers: { 'x-bench': '1' }, body: { ok: true } },
+  stop: { message: 'done' },
+  end: { output: { ok: true } },
+  note: {},
 };
 const png = (await sharp({ create: { width: 64, height: 64, channels: 3, background: '#08f' } }).png().toBuffer()).toString('base64');
 const wav = execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=duration=0.2', '-f', 'wav', '-']).toString('base64');
@@ -62,7 +77,7 @@ const objectsDir = mkdtempSync(join(tmpdir(), 'bench-objects-'));
 attachKernel(broker, { objects: new LocalDiskObjectStore({ dir: objectsDir }) } as unknown as KernelContext);
 await broker.start();
 
-const params = (type: string) => ({ config: CASES[type], input: rows, inputs: {}, context: { run_id: 'r-bench', step_id: 's', entity_id: 'e-1', workspace_id: null, attempt: 1 } });
+const params = (type: string) => ({ config: CASES[type], input: rows, inputs: type === 'merge' ? { a: rows.slice(0, 3), b: rows.slice(3, 6) } : {}, context: { run_id: 'r-bench', step_id: 's', entity_id: 'e-1', workspace_id: null, attempt: 1 } });
 
 async function viaBroker(type: string, n: number): Promise<number[]> {
   const out: number[] = [];
@@ -89,6 +104,8 @@ async function direct(type: string, n: number): Promise<number[]> {
 
 console.log(`node execute overhead through the broker (${ROUNDS} calls each way per type, ${MEDIA_ROUNDS} for media types, windows A-B-B-A; ms)`);
 console.log('type             own p50  own p99  call p50  call p99  overhead p50  overhead p99');
+const figures: Record<string, { own_p50: number; own_p99: number; call_p50: number; call_p99: number; overhead_p50: number; overhead_p99: number }> = {};
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
 for (const type of Object.keys(CASES)) {
   const warm = Math.min(200, roundsOf(type) / 10);
   await viaBroker(type, warm);
@@ -101,6 +118,7 @@ for (const type of Object.keys(CASES)) {
   const own = [...a1, ...a2];
   const call = [...b1, ...b2];
   const f = (x: number) => x.toFixed(3).padStart(8);
+  figures[type] = { own_p50: r3(pct(own, 50)), own_p99: r3(pct(own, 99)), call_p50: r3(pct(call, 50)), call_p99: r3(pct(call, 99)), overhead_p50: r3(pct(call, 50) - pct(own, 50)), overhead_p99: r3(pct(call, 99) - pct(own, 99)) };
   console.log(`${type.padEnd(16)} ${f(pct(own, 50))} ${f(pct(own, 99))} ${f(pct(call, 50))}  ${f(pct(call, 99))}  ${f(pct(call, 50) - pct(own, 50))}      ${f(pct(call, 99) - pct(own, 99))}`);
 }
 await broker.stop();
@@ -134,3 +152,25 @@ for (let i = 0; i < 300; i++) {
   times.push(performance.now() - t0);
 }
 console.log(`validation of a 100-step definition: p50 ${pct(times, 50).toFixed(3)} ms, p99 ${pct(times, 99).toFixed(3)} ms (target p50 < 10 ms)`);
+
+// every package in nodes/: measured here, or where (and why) it is measured elsewhere
+const ELSEWHERE: Record<string, string> = {
+  notify: 'bench/node-overhead-durable.ts (in-app notification stored in PostgreSQL through the notifications package)',
+  workflow_project: 'bench/node-overhead-durable.ts (a document row locked and updated in PostgreSQL)',
+  workflow_action_grant: 'bench/node-overhead-durable.ts (needs a running run of a real kernel: workflows.useGrant)',
+  subworkflow: 'bench/node-overhead-durable.ts (not timed there: each execute starts and awaits a whole child run)',
+  foreach_subworkflow: 'bench/node-overhead-durable.ts (not timed there: each execute starts and awaits whole child runs)',
+  code: 'bench/code-node.ts (the sandbox: isolate time vs broker overhead)',
+  agent: 'bench/agent-loop.ts (the loop against the scripted provider: overhead per round)',
+  llm: 'not timed as a node: a model turn against a provider; the turn machinery is timed by bench/agent-loop.ts and bench/chat-stream.ts',
+  classifier: 'not timed as a node: one model turn (as llm)',
+  extract: 'not timed as a node: one model turn (as llm)',
+  tool: 'not timed as a node: calls another node type or package action (their overhead is the rows here)',
+  http: 'not timed as a node: its wall is the remote server (outbound HTTP guard, no local work to subtract)',
+};
+const packages = readdirSync(join(ROOT, 'nodes'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const missing = packages.filter((p) => !(p in figures) && !(p in ELSEWHERE));
+console.log(`node packages: ${packages.length}; measured here: ${Object.keys(figures).length}; elsewhere:`);
+for (const p of packages.filter((p) => p in ELSEWHERE)) console.log(`  ${p.padEnd(22)} ${ELSEWHERE[p]}`);
+if (missing.length) console.log(`  not covered: ${missing.join(', ')}`);
+console.log(JSON.stringify({ bench: 'node-overhead', rounds: ROUNDS, media_rounds: MEDIA_ROUNDS, overhead_ms: figures, validation_100_steps_ms: { p50: r3(pct(times, 50)), p99: r3(pct(times, 99)) }, elsewhere: Object.fromEntries(packages.filter((p) => p in ELSEWHERE).map((p) => [p, ELSEWHERE[p]])), not_covered: missing }));
