@@ -32,9 +32,15 @@ function valuesAt(value: unknown, path: string[]): unknown[] {
   return children.flatMap((c) => valuesAt(c, rest));
 }
 
+/** The step ids a branch's config path names (one for `branches.true`, one per item for `cases.*.next`). */
+export function targetsOf(step: Step, branch: Branch): string[] {
+  // a condition side may also name a list of steps
+  return branch.path ? valuesAt(step.config, branch.path).flat().filter((v): v is string => typeof v === 'string' && v !== '') : [];
+}
+
 /** The output an edge to `target` leaves by: the branch whose config names it, else the first output. */
 export function branchOfEdge(step: Step, target: string, branches: Branch[]): string | undefined {
-  const hit = branches.find((b) => b.path && valuesAt(step.config, b.path).includes(target));
+  const hit = branches.find((b) => targetsOf(step, b).includes(target));
   return hit?.output ?? branches[0]?.output;
 }
 
@@ -72,11 +78,11 @@ export function connect(step: Step, output: string | null | undefined, target: s
 }
 
 function stillNamed(step: Step, target: string, branches: Branch[]): boolean {
-  return branches.some((b) => b.path && valuesAt(step.config, b.path).includes(target));
+  return branches.some((b) => targetsOf(step, b).includes(target));
 }
 
 function without(value: unknown, path: string[], target: string): unknown {
-  if (!path.length) return value === target ? undefined : value;
+  if (!path.length) return Array.isArray(value) ? value.filter((v) => v !== target) : value === target ? undefined : value;
   if (!value || typeof value !== 'object') return value;
   const [head = '', ...rest] = path;
   if (head === '*') {
@@ -92,11 +98,17 @@ function without(value: unknown, path: string[], target: string): unknown {
   return copy;
 }
 
-/** The step without its edge to `target`: out of `next` and out of every branch path naming it. */
-export function disconnect(step: Step, target: string, branches: Branch[]): Step {
+/**
+ * The step without its edge to `target`: out of `next` and out of every branch path naming it.
+ * With `output`, only that branch lets go of it; `next` keeps it while another branch still names it.
+ */
+export function disconnect(step: Step, target: string, branches: Branch[], output?: string | null): Step {
   let config: unknown = step.config;
-  for (const b of branches) if (b.path) config = without(config, b.path, target);
-  return { ...step, config: config as Record<string, unknown>, next: step.next.filter((n) => n !== target) };
+  const from = output == null ? branches : branches.filter((b) => b.output === output);
+  for (const b of from) if (b.path) config = without(config, b.path, target);
+  const updated = { ...step, config: config as Record<string, unknown> };
+  const keep = output != null && stillNamed(updated, target, branches);
+  return { ...updated, next: keep ? step.next : step.next.filter((n) => n !== target) };
 }
 
 /** Every step with `from` renamed to `to` in ids, `next` and branch paths. */

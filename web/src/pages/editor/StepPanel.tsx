@@ -1,5 +1,7 @@
 import { lazy, memo, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { branchesOf, targetsOf, type Branch } from '../../graph/branches';
 import { STEP_ID_PATTERN, type NodeTypeInfo, type Step } from '../../graph/types';
+import { useAnnounce } from '../../ui/announcer';
 import type { EditorAction } from './editor-model';
 import type { StepProblems } from './problems';
 import { RunNode } from './RunNode';
@@ -38,12 +40,81 @@ function samePanel(a: Props, b: Props): boolean {
   );
 }
 
+/**
+ * A branching step's targets, one labelled select per declared branch: choosing a step is the
+ * reducer's `connect` from that branch's handle (dragging does the same), so `next` and the
+ * branch's config path change together; "none" lets go of that branch's target only. A branch
+ * holding a list (`cases.*.next`) gets a select that adds one item per choice, as a drag does.
+ */
+function BranchTargets({ step, branches, others, dispatch }: { step: Step; branches: Branch[]; others: Step[]; dispatch: (a: EditorAction) => void }): ReactNode {
+  const announce = useAnnounce();
+  const label = (t: string) => {
+    const s = others.find((o) => o.id === t);
+    return s ? `${s.name || s.id} (${s.id})` : `${t} (no such step)`;
+  };
+  return (
+    <div className="branch-targets">
+      {branches.map((b) => {
+        const id = `branch-${step.id}-${b.output}`;
+        const current = targetsOf(step, b);
+        if (b.path?.includes('*')) {
+          return (
+            <div key={b.output} className="branch-target">
+              <label htmlFor={id}>Add a {b.output} to</label>
+              <select
+                id={id}
+                value=""
+                onChange={(e) => {
+                  const target = e.target.value;
+                  if (!target) return;
+                  dispatch({ kind: 'connect', source: step.id, output: b.output, target });
+                  announce(`${step.id}: a new ${b.output} goes to ${target}.`);
+                }}
+              >
+                <option value="">Choose a step…</option>
+                {others.map((o) => <option key={o.id} value={o.id}>{label(o.id)}</option>)}
+              </select>
+              {current.length > 0 && <span className="muted">{b.output}: {current.join(', ')}</span>}
+            </div>
+          );
+        }
+        const value = current[0] ?? '';
+        return (
+          <div key={b.output} className="branch-target">
+            <label htmlFor={id}>Branch {b.output}</label>
+            <select
+              id={id}
+              value={value}
+              onChange={(e) => {
+                const target = e.target.value;
+                if (target) {
+                  dispatch({ kind: 'connect', source: step.id, output: b.output, target });
+                  announce(`${step.id}: branch ${b.output} now goes to ${target}.`);
+                } else if (value) {
+                  dispatch({ kind: 'disconnect', source: step.id, output: b.output, target: value });
+                  announce(`${step.id}: branch ${b.output} goes nowhere now.`);
+                }
+              }}
+            >
+              <option value="">None</option>
+              {others.map((o) => <option key={o.id} value={o.id}>{label(o.id)}</option>)}
+              {value && !others.some((o) => o.id === value) && <option value={value}>{label(value)}</option>}
+            </select>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
 function StepPanelImpl({ step, steps, type, local, server, dispatch }: Props): ReactNode {
   const [id, setId] = useState(step.id);
   useEffect(() => setId(step.id), [step.id]);
   const idOk = STEP_ID_PATTERN.test(id) && !steps.some((s) => s.id === id && s.id !== step.id);
   const fieldList = (f: 'id' | 'type' | 'next' | 'name' | 'step') => [...(local?.fields[f] ?? []), ...(server?.fields[f] ?? [])];
   const others = steps.filter((s) => s.id !== step.id);
+  const branches = branchesOf(type);
+  const branching = Boolean(type) && (branches.length > 1 || branches.some((b) => b.path));
   return (
     <aside className="step-panel" aria-labelledby="step-panel-title">
       <h2 id="step-panel-title">{type?.title ?? step.type} <span className="muted">step</span></h2>
@@ -71,6 +142,7 @@ function StepPanelImpl({ step, steps, type, local, server, dispatch }: Props): R
       <fieldset className="next-field" aria-describedby="step-next-problems">
         <legend>Next steps</legend>
         {others.length === 0 && <p className="muted">No other step yet.</p>}
+        {branching && others.length > 0 && <BranchTargets step={step} branches={branches} others={others} dispatch={dispatch} />}
         {others.map((o) => (
           <label key={o.id} className="inline">
             <input

@@ -18,7 +18,8 @@ export type EditorAction =
   | { kind: 'rename'; id: string; to: string }
   | { kind: 'set-next'; id: string; next: string[] }
   | { kind: 'connect'; source: string; output?: string | null; target: string }
-  | { kind: 'disconnect'; source: string; target: string }
+  /** with `output`, only that branch lets go of `target` (the panel's per-branch choice set to none) */
+  | { kind: 'disconnect'; source: string; output?: string | null; target: string }
   | { kind: 'remove'; id: string }
   | { kind: 'saved' };
 
@@ -86,7 +87,7 @@ export function editorReducer(types: Map<string, NodeTypeInfo>) {
         if (action.source === action.target) return state;
         return change(state, map(state, action.source, (s) => connect(s, action.output, action.target, branchesFor(s))));
       case 'disconnect':
-        return change(state, map(state, action.source, (s) => disconnect(s, action.target, branchesFor(s))));
+        return change(state, map(state, action.source, (s) => disconnect(s, action.target, branchesFor(s), action.output)));
       case 'remove': {
         const rest = state.steps.filter((s) => s.id !== action.id).map((s) => (s.next.includes(action.id) ? disconnect(s, action.id, branchesFor(s)) : s));
         return change(state, rest, state.selected === action.id ? undefined : state.selected);
