@@ -79,21 +79,23 @@ const routes: AppRoute[] = [
 ];
 
 /**
- * Started before the first render, so nothing waits for something else to render first: the
- * session reads the shell makes, the current route's chunk and the page's first reads, side by
- * side. The page's reads do not wait for /auth/me: pages never did (the session cookie goes with
+ * Started before the first render when the current route is in its own chunk, so nothing waits
+ * for something else to render first: the chunk, the session reads the shell makes and the
+ * page's first reads, side by side. The page's reads do not wait for /auth/me: pages never did (the session cookie goes with
  * every request, and a 401 waits for the sign-in and repeats, auth/auth-fetch.ts); gating them on
  * it cost one more round trip (~45 ms on the board). Resolves when the chunk is here (or after at
  * most 300 ms), so the page renders at once instead of behind a Suspense fallback.
  */
 export function preloadRoute(pathname: string): Promise<void> {
   const route = matchRoutes(routes, pathname)?.at(-1)?.route as AppRoute | undefined;
+  // a page in the initial download renders at once and its reads start from that render: reads
+  // sent before it only delayed its paint (~30 ms on the not-found page)
+  if (!route || !('preload' in route.Page)) return Promise.resolve();
+  const chunk = route.Page.preload().catch(() => undefined);
   void queryClient.prefetchQuery(meQuery);
   void queryClient.prefetchQuery(workspacesQuery());
   // a failed read is left to the page, which asks again and shows the error
-  if (route?.data) void route.data(queryClient).catch(() => undefined);
-  if (!route || !('preload' in route.Page)) return Promise.resolve();
-  const chunk = route.Page.preload().catch(() => undefined);
+  if (route.data) void route.data(queryClient).catch(() => undefined);
   return Promise.race([chunk, new Promise<void>((r) => setTimeout(r, 300))]);
 }
 
