@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 
 /** Query keys and the shared reads several pages use; one place so invalidation matches. */
@@ -19,20 +19,30 @@ export const keys = {
   bindings: ['bindings'] as const,
 };
 
-export function useMe() {
-  return useQuery({ queryKey: keys.me, queryFn: () => unwrap(api.GET('/api/v1/auth/me')), staleTime: 60_000 });
-}
+// the options of the reads the app starts before its first render (src/preload.ts) and the hooks
+// below share: the same key and function, so a page finds the answer cached or in flight
+export const meQuery = queryOptions({ queryKey: keys.me, queryFn: () => unwrap(api.GET('/api/v1/auth/me')), staleTime: 60_000 });
 
-export function useWorkspaces(includeArchived = false) {
-  return useQuery({
+export function workspacesQuery(includeArchived = false) {
+  return queryOptions({
     queryKey: [...keys.workspaces, { includeArchived }],
     queryFn: () => unwrap(api.GET('/api/v1/workspaces', { params: { query: { limit: 200, include_archived: includeArchived } } })),
   });
 }
 
+export const constantsQuery = queryOptions({ queryKey: keys.constants, queryFn: () => unwrap(api.GET('/api/v1/tasks/constants')), staleTime: Infinity });
+
+export function useMe() {
+  return useQuery(meQuery);
+}
+
+export function useWorkspaces(includeArchived = false) {
+  return useQuery(workspacesQuery(includeArchived));
+}
+
 /** The task state machine, columns and priorities: never hard-coded in the app. */
 export function useTaskConstants() {
-  return useQuery({ queryKey: keys.constants, queryFn: () => unwrap(api.GET('/api/v1/tasks/constants')), staleTime: Infinity });
+  return useQuery(constantsQuery);
 }
 
 export function useNodeTypes() {

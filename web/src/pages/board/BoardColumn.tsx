@@ -2,34 +2,19 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useDroppable } from '@dnd-kit/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { api, unwrap } from '../../api/client';
 import { ErrorState } from '../../ui/states';
 import { label, type Column, type Constants, type Status } from './moves';
 import type { BoardTask } from './optimistic';
 import { BoardCard } from './BoardCard';
+import { columnQuery } from './board-queries';
 
-const PAGE = 100;
 const CARD_HEIGHT = 96;
-
-export function columnKey(workspaceId: string | undefined, column: string): readonly unknown[] {
-  return ['tasks', 'column', workspaceId ?? 'all', column];
-}
 
 /** One board column: its tasks paged from the API and virtualized (only the visible cards are in the DOM). */
 export function BoardColumn(props: { column: Column; count: number; workspaceId?: string; legal?: Status[]; dragging: boolean; constants: Constants; onMoveTo(task: BoardTask, status: Status): void }): ReactNode {
   const { column, workspaceId } = props;
   const { setNodeRef, isOver } = useDroppable({ id: column.key });
-  const tasks = useInfiniteQuery({
-    queryKey: columnKey(workspaceId, column.key),
-    initialPageParam: 0,
-    queryFn: ({ pageParam }) =>
-      unwrap(api.GET('/api/v1/tasks', { params: { query: { status: column.statuses, limit: PAGE, offset: pageParam, sort: '-priority,created_at', ...(workspaceId ? { workspace: workspaceId } : {}) } } })),
-    // offset pages (this list asks for no cursor) always carry their offset
-    getNextPageParam: (last) => {
-      const seen = (last.offset ?? 0) + last.items.length;
-      return seen < last.total ? seen : undefined;
-    },
-  });
+  const tasks = useInfiniteQuery(columnQuery(workspaceId, column));
   const items = tasks.data?.pages.flatMap((p) => p.items) ?? [];
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: items.length, getScrollElement: () => scroller.current, estimateSize: () => CARD_HEIGHT, overscan: 6 });

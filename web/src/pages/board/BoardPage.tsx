@@ -9,7 +9,8 @@ import { useAnnounce } from '../../ui/announcer';
 import { ErrorState, Loading } from '../../ui/states';
 import { arrangeColumns, columnOf, decideDrop, label, legalByColumn, type Column, type Constants, type Status } from './moves';
 import { applyOptimisticMove, type BoardTask } from './optimistic';
-import { BoardColumn, columnKey } from './BoardColumn';
+import { BoardColumn } from './BoardColumn';
+import { boardPrefsQuery, boardQuery, columnKey } from './board-queries';
 import { CardBody } from './BoardCard';
 import { columnKeyboardCoordinates } from './keyboard';
 
@@ -27,11 +28,8 @@ interface Notice {
 export default function BoardPage(): ReactNode {
   const { workspaceId } = useCurrentWorkspace();
   const constants = useTaskConstants();
-  const prefs = useQuery({ queryKey: keys.boardPrefs, queryFn: () => unwrap(api.GET('/api/v1/tasks/board-preferences')) });
-  const board = useQuery({
-    queryKey: keys.board(workspaceId),
-    queryFn: () => unwrap(api.GET('/api/v1/tasks/board', { params: { query: { per_column: 0, ...(workspaceId ? { workspace: workspaceId } : {}) } } })),
-  });
+  const prefs = useQuery(boardPrefsQuery);
+  const board = useQuery(boardQuery(workspaceId));
   if (constants.isError || prefs.isError || board.isError) {
     const error = constants.error ?? prefs.error ?? board.error;
     return <ErrorState error={error} onRetry={() => { void constants.refetch(); void prefs.refetch(); void board.refetch(); }} />;
