@@ -71,10 +71,16 @@ function fakeBroker() {
 const logger = { warn: () => undefined, info: () => undefined, debug: () => undefined };
 const T0 = Date.parse('2027-01-01T00:00:00Z');
 
-test('a timer armed by jobsChanged during a pass is kept when the pass read its next due time before that job was committed', async (t) => {
+/** A scheduler on a fake broker and a clock standing at T0 (a 60 s tick). */
+function scheduler(opts: { prepareLeadMs?: number } = {}) {
   const clock = new TestClock(T0);
   const fake = fakeBroker();
-  const s = new Scheduler({ broker: fake.broker as never, tickSeconds: 60, sweepSeconds: 3600, logger, clock });
+  const s = new Scheduler({ broker: fake.broker as never, tickSeconds: 60, sweepSeconds: 3600, logger, clock, ...opts });
+  return { clock, fake, s };
+}
+
+test('a timer armed by jobsChanged during a pass is kept when the pass read its next due time before that job was committed', async (t) => {
+  const { clock, fake, s } = scheduler();
   const readStarted = fake.called(JOBS_NEXT_DUE_ACTION);
   const pass = s.pass();
   await readStarted;
@@ -96,9 +102,7 @@ test('a timer armed by jobsChanged during a pass is kept when the pass read its 
 });
 
 test('after a pass the timer goes to the next due time, capped by the tick', async (t) => {
-  const clock = new TestClock(T0);
-  const fake = fakeBroker();
-  const s = new Scheduler({ broker: fake.broker as never, tickSeconds: 60, sweepSeconds: 3600, logger, clock });
+  const { clock, fake, s } = scheduler();
   const read = fake.called(JOBS_NEXT_DUE_ACTION);
   const pass = s.pass();
   await read;
@@ -120,9 +124,7 @@ test('after a pass the timer goes to the next due time, capped by the tick', asy
 });
 
 test('nothing due: the tick is the safety net', async (t) => {
-  const clock = new TestClock(T0);
-  const fake = fakeBroker();
-  const s = new Scheduler({ broker: fake.broker as never, tickSeconds: 60, sweepSeconds: 3600, logger, clock });
+  const { clock, fake, s } = scheduler();
   const read = fake.called(JOBS_NEXT_DUE_ACTION);
   const pass = s.pass();
   await read;
@@ -133,9 +135,7 @@ test('nothing due: the tick is the safety net', async (t) => {
 });
 
 test('a due instant further away than the prepare lead is readied that long before it; a closer one and the tick are not', async (t) => {
-  const clock = new TestClock(T0);
-  const fake = fakeBroker();
-  const s = new Scheduler({ broker: fake.broker as never, tickSeconds: 60, sweepSeconds: 3600, logger, clock, prepareLeadMs: 1000 });
+  const { clock, fake, s } = scheduler({ prepareLeadMs: 1000 });
   const timers = () => [...clock.timers.values()].map((x) => x.at).sort((a, b) => a - b);
   s.jobsChanged(new Date(T0 + 5000).toISOString());
   t.deepEqual(timers(), [T0 + 4000, T0 + 5000]);
