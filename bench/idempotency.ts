@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from './lib/kernel-process.ts';
 import { startTasksKernel } from './lib/tasks-kernel.ts';
-import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
+import { backendPids, createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
+import { processCpuMs } from './lib/cpu-usage.ts';
 import { freePort, pathWithThisNode, startDetached, stopAll, waitForStatus } from './lib/processes.ts';
 import { abbaOrder, median, percentile, round } from './lib/stats.ts';
 
@@ -34,11 +35,24 @@ const seconds = Number(args.seconds);
 const concurrency = Number(args.concurrency);
 
 type Headers = () => Record<string, string>;
-interface Window { p50Ms: number; p99Ms: number; ok: number; failed: number }
+interface Window { p50Ms: number; p99Ms: number; ok: number; failed: number; kernelCpuUs: number; databaseCpuUs: number }
+
+/** CPU ms used so far by the kernel and by the database's backends (a backend gone meanwhile reads 0). */
+function cpuSnapshot(kernelPid: number | undefined, database: string | undefined): { kernel: number; database: Map<number, number> } {
+  const read = (pid: number) => {
+    try {
+      return processCpuMs(pid);
+    } catch {
+      return 0;
+    }
+  };
+  return { kernel: kernelPid ? read(kernelPid) : 0, database: new Map((database ? backendPids(database) : []).map((pid) => [pid, read(pid)])) };
+}
 
 /** `concurrency` loops posting `body` to `url` for `durationSec`; every answer's latency in ms. */
-async function window(url: string, body: string, headers: Headers, durationSec: number, expect: number): Promise<Window> {
+async function window(url: string, body: string, headers: Headers, durationSec: number, expect: number, kernelPid?: number, database?: string): Promise<Window> {
   const latencies: number[] = [];
+  const before = cpuSnapshot(kernelPid, database);
   let failed = 0;
   const end = performance.now() + durationSec * 1000;
   await Promise.all(
@@ -52,7 +66,11 @@ async function window(url: string, body: string, headers: Headers, durationSec: 
       }
     }),
   );
-  return { p50Ms: round(percentile(latencies, 50), 3), p99Ms: round(percentile(latencies, 99), 3), ok: latencies.length - failed, failed };
+  const after = cpuSnapshot(kernelPid, database);
+  let databaseMs = 0;
+  for (const [pid, ms] of after.database) databaseMs += ms - (before.database.get(pid) ?? 0);
+  const perRequestUs = (ms: number) => round((ms * 1000) / Math.max(1, latencies.length), 1);
+  return { p50Ms: round(percentile(latencies, 50), 3), p99Ms: round(percentile(latencies, 99), 3), ok: latencies.length - failed, failed, kernelCpuUs: perRequestUs(after.kernel - before.kernel), databaseCpuUs: perRequestUs(databaseMs) };
 }
 
 async function main(): Promise<void> {
@@ -62,7 +80,7 @@ async function main(): Promise<void> {
   try {
     createDatabase(dbName);
     created = true;
-    const { apiUrl } = await startTasksKernel(work, { DATABASE_URL: databaseUrl(dbName) });
+    const { apiUrl, proc } = await startTasksKernel(work, { DATABASE_URL: databaseUrl(dbName) });
 
     const body = JSON.stringify({ title: 'Bench task', description: 'Made by bench/idempotency.ts', priority: 3 });
     const url = `${apiUrl}/api/v1/tasks`;
@@ -85,13 +103,14 @@ async function main(): Promise<void> {
 
     const loadBefore = loadavg()[0];
     const series: Record<'A' | 'B', Window[]> = { A: [], B: [] };
-    for (const side of abbaOrder(windows)) series[side].push(await window(url, body, side === 'A' ? noKey : freshKey, seconds, 201));
+    for (const side of abbaOrder(windows)) series[side].push(await window(url, body, side === 'A' ? noKey : freshKey, seconds, 201, proc.pgid, dbName));
     const replay = await window(url, body, sameKey, seconds, 201);
     const floor = await window(`http://127.0.0.1:${barePort}/`, body, noKey, seconds, 200);
 
     const p50 = (side: Window[]) => round(median(side.map((w) => w.p50Ms)), 3);
     const p99 = (side: Window[]) => round(median(side.map((w) => w.p99Ms)), 3);
     const ratio = round(p50(series.B) / p50(series.A), 3);
+    const cpu = (side: Window[]) => ({ kernel_us_per_request: round(median(side.map((w) => w.kernelCpuUs)), 1), database_us_per_request: round(median(side.map((w) => w.databaseCpuUs)), 1) });
     const report = {
       concurrency,
       windows,
@@ -102,9 +121,12 @@ async function main(): Promise<void> {
       replay_same_key: { p50_ms: replay.p50Ms, p99_ms: replay.p99Ms, requests: replay.ok, failed: replay.failed },
       bare_node_http_post: { p50_ms: floor.p50Ms, p99_ms: floor.p99Ms },
       p50_with_key_over_without: ratio,
+      cpu_without_key: cpu(series.A),
+      cpu_with_fresh_key: cpu(series.B),
       targets: { p50_with_key_within_10_percent: ratio <= 1.1 && series.B.every((w) => w.failed === 0) },
     };
     console.log(`POST /api/v1/tasks p50: ${report.without_key.p50_ms} ms without a key, ${report.with_fresh_key.p50_ms} ms with one (x${ratio}); replay ${replay.p50Ms} ms; bare node:http ${floor.p50Ms} ms`);
+    console.log(`CPU per request, kernel + database backends: ${report.cpu_without_key.kernel_us_per_request} + ${report.cpu_without_key.database_us_per_request} us without a key, ${report.cpu_with_fresh_key.kernel_us_per_request} + ${report.cpu_with_fresh_key.database_us_per_request} us with one`);
     console.log(JSON.stringify(report));
   } finally {
     await stopAll();

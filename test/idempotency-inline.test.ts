@@ -4,6 +4,7 @@ import type { Context } from 'moleculer';
 import { QueryTypes } from 'sequelize';
 import { useTasksKernel } from './helpers/tasks-kernel.ts';
 import { eventually } from './helpers/eventually.ts';
+import { answerWith, claimCte, claimLost, inlineClaimOf, markClaimTaken } from '../kernel/idempotency/inline.ts';
 
 /**
  * `POST /api/v1/tasks` claims its Idempotency-Key inside the task's own insert
@@ -12,6 +13,7 @@ import { eventually } from './helpers/eventually.ts';
  */
 
 let untakenRuns = 0;
+let mispredictedRuns = 0;
 const fixture = useTasksKernel(test, 'idempotency_inline', {}, async (tk) => {
   // a route declaring an inline claim whose action forgets to take it
   tk.kernel.broker.createService({
@@ -31,6 +33,33 @@ const fixture = useTasksKernel(test, 'idempotency_inline', {}, async (tk) => {
       },
     },
   } as never);
+  // a route that takes its claim with an answer other than the one it then sends
+  tk.kernel.broker.createService({
+    name: 'idem-mispredicted',
+    settings: { rest: '/idem-mispredicted' },
+    actions: {
+      create: {
+        rest: 'POST /',
+        idempotency: 'inline',
+        params: { n: 'number' },
+        response: { 201: { type: 'object' } },
+        async handler(ctx: Context<{ n: number }, { $statusCode?: number }>) {
+          const offered = inlineClaimOf(ctx);
+          if (offered) {
+            const claim = answerWith(offered, 201, { id: `m-${mispredictedRuns + 1}`, n: ctx.params.n });
+            const binds: unknown[] = [];
+            const { cte, guard } = claimCte((v) => `$${binds.push(v)}`, claim);
+            const [took] = await tk.kernel.stores!.db.query<{ took: boolean }>(`WITH ${cte} SELECT ${guard} AS took`, { bind: binds, type: QueryTypes.SELECT });
+            if (!took.took) throw claimLost();
+            markClaimTaken(ctx, claim);
+          }
+          mispredictedRuns += 1; // the effect: past the claim
+          ctx.meta.$statusCode = 201;
+          return { id: `m-${mispredictedRuns}`, n: ctx.params.n, sent: true };
+        },
+      },
+    },
+  } as never);
   await eventually(async () => (await tk.call('/api/v1/idem-untaken', { method: 'POST', token: 'owner-token', json: { n: 0 } })).status === 201);
   untakenRuns = 0;
 });
@@ -40,7 +69,8 @@ async function rows<T extends object>(sql: string, replacements: Record<string, 
   return fixture.tk.kernel.stores!.db.query<T>(sql, { replacements, type: QueryTypes.SELECT });
 }
 const tasksTitled = async (title: string) => (await rows<{ id: string }>('SELECT id FROM tasks WHERE title = :title', { title })).length;
-const keyRow = async (key: string) => (await rows<{ state: string; status: number | null; claim_id: string }>('SELECT state, status, claim_id::text FROM idempotency_keys WHERE key = :key', { key }))[0];
+const keyRow = async (key: string) =>
+  (await rows<{ state: string; status: number | null; claim_id: string; location: string | null; body: Buffer | null }>('SELECT state, status, claim_id::text, location, body FROM idempotency_keys WHERE key = :key', { key }))[0];
 
 function post(json: unknown, key: string, path = '/api/v1/tasks') {
   return fixture.tk.call(path, { method: 'POST', token: owner, json, headers: { 'Idempotency-Key': key } });
@@ -71,14 +101,35 @@ test('ten simultaneous creates with one key and body make one task; the others r
   t.is(created.filter((a) => a.headers.get('Idempotent-Replayed') !== 'true').length, 1, 'one original answer');
 });
 
-test('the key commits with the task and then keeps its answer', async (t) => {
-  const first = await post({ title: 'kept answer' }, 'kept');
+test('the key commits with the task and its answer, in the same write; a replay derives the same Location', async (t) => {
+  const first = await post({ title: 'kept answer', priority: 2, deadline: '2031-05-06T07:08:09.123Z' }, 'kept');
   t.is(first.status, 201, first.text);
-  const row = await eventually(async () => ((await keyRow('kept'))?.state === 'done' ? keyRow('kept') : undefined));
+  // no eventually: the answer was in the insert, before the response went out
+  const row = await keyRow('kept');
+  t.is(row?.state, 'done');
   t.is(row?.status, 201);
-  const again = await post({ title: 'kept answer' }, 'kept');
+  t.is(row?.location, null, 'kept with the claim: derived from the body when replayed');
+  t.is(row?.body?.toString('utf8'), first.text, 'the answer kept is the one sent, byte for byte');
+  const again = await post({ title: 'kept answer', priority: 2, deadline: '2031-05-06T07:08:09.123Z' }, 'kept');
+  t.is(again.status, 201);
   t.is(again.headers.get('Idempotent-Replayed'), 'true');
-  t.deepEqual(again.body, first.body);
+  t.is(again.headers.get('Location'), first.headers.get('Location'));
+  t.is(again.headers.get('Location'), `/api/v1/tasks/${first.body.id}`);
+  t.is(again.text, first.text);
+  t.is(await tasksTitled('kept answer'), 1);
+});
+
+test('an answer kept with the claim other than the one sent is replaced by the sent one', async (t) => {
+  const first = await post({ n: 5 }, 'mispredicted', '/api/v1/idem-mispredicted');
+  t.is(first.status, 201, first.text);
+  t.true(first.body.sent);
+  const row = await eventually(async () => ((await keyRow('mispredicted'))?.body?.toString('utf8') === first.text ? keyRow('mispredicted') : undefined));
+  t.is(row?.location, first.headers.get('Location'));
+  const again = await post({ n: 5 }, 'mispredicted', '/api/v1/idem-mispredicted');
+  t.is(again.headers.get('Idempotent-Replayed'), 'true');
+  t.is(again.text, first.text);
+  t.is(again.headers.get('Location'), first.headers.get('Location'));
+  t.is(mispredictedRuns, 1);
 });
 
 test('a key another live request holds is a 409 and no task is made', async (t) => {

@@ -24,3 +24,9 @@ export function dropDatabase(name: string): void {
     console.error(`warning: could not drop database ${name}: ${(err as Error).message}`);
   }
 }
+
+/** Process ids of the server backends connected to a database (its pool's connections). */
+export function backendPids(database: string): number[] {
+  const out = execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-At', '-c', `SELECT pid FROM pg_stat_activity WHERE datname = '${database.replace(/'/g, "''")}'`], { encoding: 'utf8', timeout: 30_000 });
+  return out.split('\n').filter(Boolean).map(Number);
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 
 /**
@@ -72,4 +73,9 @@ export function lazyPooledSql(current: () => { db: Sequelize; embedded: boolean 
     if (made?.db !== db) made = { db, sql: pooledSql(db, { namedStatements: !embedded }) };
     return made.sql;
   };
+}
+
+/** A prepared statement's name for SQL built at run time: the same text, the same name. */
+export function statementName(prefix: string, text: string): string {
+  return `${prefix}_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
 }

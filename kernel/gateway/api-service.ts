@@ -17,7 +17,7 @@ import { DepartedRoutes, type RouteAlias } from './departed-routes.ts';
 import { IdempotencyGate, keepAnswer } from './idempotency.ts';
 import { IdempotencyStore } from '../idempotency/store.ts';
 import { lazyPooledSql } from '../db/pooled-sql.ts';
-import { API_BASE, locationOf, requestPathOf } from './location.ts';
+import { createdLocation } from './location.ts';
 import { kernelOf } from '../context.ts';
 
 type Req = IncomingMessage & { $ctx?: Context; $params?: Record<string, unknown>; $action?: Record<string, unknown>; $alias?: { action?: string; type?: string }; $route?: unknown; $requestId?: string; originalUrl?: string };
@@ -38,10 +38,6 @@ type ResponseMeta = { $statusCode?: number; $location?: string; $responseType?: 
 
 /** headers a browser's script may read on a cross-origin answer */
 const EXPOSED_HEADERS = ['Location', 'Idempotent-Replayed', 'X-Request-Id', 'Retry-After', 'X-Rate-Limit-Limit', 'X-Rate-Limit-Remaining', 'X-Rate-Limit-Reset'];
-function declaresCreated(action: Record<string, unknown> | undefined): boolean {
-  const response = action?.response;
-  return response !== null && typeof response === 'object' && '201' in response;
-}
 
 /** how often expired Idempotency-Keys are deleted */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -116,11 +112,7 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
           onAfterCall(ctx: Context, _route: unknown, req: Req, res: ServerResponse, data: unknown) {
             const meta = ctx.meta as ResponseMeta;
             if ((data === undefined || data === null) && !meta.$statusCode) meta.$statusCode = 204;
-            // a route declared to create; a 201 a workflow's respond step chose is its own answer
-            if (meta.$statusCode === 201 && !meta.$location && declaresCreated(req.$action)) {
-              const template = req.$action?.location;
-              meta.$location = locationOf(gateway, requestPathOf(req.originalUrl ?? req.url ?? API_BASE), data, typeof template === 'string' ? template : undefined);
-            }
+            if (meta.$statusCode === 201 && !meta.$location) meta.$location = createdLocation(gateway, req, data);
             res.setHeader('Cache-Control', 'no-store');
             keepAnswer(req, meta, data);
             return data;
@@ -163,7 +155,11 @@ export function apiGatewaySchema(opts: ApiGatewayOptions): ServiceSchema {
     created() {
       gateway = this as unknown as GatewayState;
       gateway.idempotencyStore = new IdempotencyStore(lazyPooledSql(() => { const kernel = kernelOf(this.broker); return { db: kernel.db, embedded: kernel.config.embedded.database }; }), { ttlSeconds: opts.idempotencyTtlSeconds, abandonAfterMs: 2 * opts.requestTimeoutMs });
-      gateway.idempotency = new IdempotencyGate(gateway.idempotencyStore, (err) => this.logger.error({ err }, 'keeping the answer of an Idempotency-Key failed; the key stays claimed until abandoned'));
+      gateway.idempotency = new IdempotencyGate(
+        gateway.idempotencyStore,
+        (err) => this.logger.error({ err }, 'keeping the answer of an Idempotency-Key failed; the key stays claimed until abandoned'),
+        (req, status, data) => (status === 201 ? createdLocation(gateway, req, data) ?? null : null),
+      );
       (this as unknown as GatewayState).identities = new IdentityCache();
       (this as unknown as GatewayState).aliasIndex = new AliasIndex();
       const registry = this.broker.registry as unknown as { getActionEndpoints(action: string): { hasAvailable(): boolean } | undefined };

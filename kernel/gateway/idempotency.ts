@@ -3,11 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS } from '../errors/catalogue.ts';
 import { keyScopeOf, type KeyScope } from '../idempotency/declaration.ts';
 import { idempotencyKeyOf } from '../idempotency/header.ts';
-import { claimTaken, offerClaim, type InlineClaim } from '../idempotency/inline.ts';
+import { claimTaken, keptAnswerOf, KEPT_ANSWER_TYPE, offerClaim, type InlineClaim, type KeptAnswer } from '../idempotency/inline.ts';
+import type { RoutedRequest } from './location.ts';
 import type { Claim, IdempotencyStore, StoredResponse } from '../idempotency/store.ts';
 import type { ActionDocKeys } from '../openapi/types.ts';
 
-type Action = Pick<ActionDocKeys, 'auth' | 'idempotency' | 'response'> & { name?: string };
+type Action = Pick<ActionDocKeys, 'auth' | 'idempotency' | 'response' | 'location'> & { name?: string };
 type Meta = { user?: { entity_id?: string } | null; $statusCode?: number; $location?: string; $responseType?: string };
 
 /** A claimed key, on the request while it runs. */
@@ -18,7 +19,10 @@ interface HeldKey {
   resolveLost?(): Promise<never>;
 }
 
-type KeyedRequest = IncomingMessage & { $idempotencyKey?: HeldKey; body?: unknown; originalUrl?: string };
+type KeyedRequest = IncomingMessage & RoutedRequest & { $idempotencyKey?: HeldKey; body?: unknown };
+
+/** The `Location` a route derives from an answer with this status (null: none). */
+export type LocationOf = (req: RoutedRequest, status: number, data: unknown) => string | null;
 
 /** Thrown instead of calling the action: the key's first response, which `failRequest` writes back. */
 export class IdempotentReplay extends Error {
@@ -47,6 +51,7 @@ export class IdempotencyGate {
   constructor(
     private readonly store: IdempotencyStore,
     private readonly onKeepFailed: (err: unknown) => void,
+    private readonly locationOf: LocationOf = () => null,
   ) {}
 
   async enter(req: IncomingMessage, action: Action, meta: Meta, params: Record<string, unknown>, multipart: boolean): Promise<void> {
@@ -58,9 +63,10 @@ export class IdempotencyGate {
     if (scope === undefined) return;
     const id = `${scope}\n${key}`;
     const fingerprint = fingerprintOf(req as KeyedRequest, multipart);
-    if (declared.by === 'entity' && declared.inline && !this.untaken.has(action.name ?? '')) return this.offerInline(req as KeyedRequest, meta, { action: action.name ?? '', scope, key, fingerprint });
-    const claim = await this.settle(await this.store.claim(scope, key, fingerprint), id, () => this.store.claim(scope, key, fingerprint));
-    this.hold(req as KeyedRequest, scope, key, claim.claimId);
+    if (declared.by === 'entity' && declared.inline && !this.untaken.has(action.name ?? '')) return this.offerInline(req as KeyedRequest, action, meta, { action: action.name ?? '', scope, key, fingerprint });
+    const routed = { originalUrl: (req as KeyedRequest).originalUrl, url: req.url, $action: action as Record<string, unknown> };
+    const claim = await this.settle(routed, await this.store.claim(scope, key, fingerprint), id, () => this.store.claim(scope, key, fingerprint));
+    this.hold(req as KeyedRequest, routed, scope, key, claim.claimId);
   }
 
   /**
@@ -69,14 +75,15 @@ export class IdempotencyGate {
    * claim made here would have; if the action did not take the claim, the key is claimed and
    * kept after the fact, and that action's keys are claimed before it runs from then on.
    */
-  private offerInline(req: KeyedRequest, meta: Meta, k: Pick<InlineClaim, 'action' | 'scope' | 'key' | 'fingerprint'>): void {
+  private offerInline(req: KeyedRequest, action: Action, meta: Meta, k: Pick<InlineClaim, 'action' | 'scope' | 'key' | 'fingerprint'>): void {
     const claim = this.store.inlineClaim(k);
     offerClaim(meta, claim);
-    const held = this.hold(req, claim.scope, claim.key, claim.claim_id, claim);
+    const routed = { originalUrl: req.originalUrl, url: req.url, $action: action as Record<string, unknown> };
+    const held = this.hold(req, routed, claim.scope, claim.key, claim.claim_id, claim);
     held.resolveLost = async () => {
       held.settle();
       held.resolveLost = undefined; // answered once: what it throws is not resolved again
-      const found = await this.settle(await this.store.claim(claim.scope, claim.key, claim.fingerprint), `${claim.scope}\n${claim.key}`, () => this.store.claim(claim.scope, claim.key, claim.fingerprint));
+      const found = await this.settle(routed, await this.store.claim(claim.scope, claim.key, claim.fingerprint), `${claim.scope}\n${claim.key}`, () => this.store.claim(claim.scope, claim.key, claim.fingerprint));
       // the key was freed or expired since the write found it held: this request ran nothing
       await this.store.release(claim.scope, claim.key, found.claimId);
       throw ERRORS.IDEMPOTENCY_CLAIM_LOST('The request with this Idempotency-Key before it has just ended; retry this one.');
@@ -84,7 +91,7 @@ export class IdempotencyGate {
   }
 
   /** What a claim found, answered: the claim when it is this request's, else the error or replay to send. */
-  private async settle(claim: Claim, id: string, again: () => Promise<Claim>): Promise<{ claimId: string }> {
+  private async settle(req: RoutedRequest, claim: Claim, id: string, again: () => Promise<Claim>): Promise<{ claimId: string }> {
     const keeping = this.keeping.get(id);
     if (claim.outcome === 'in_flight' && keeping) {
       await keeping;
@@ -92,15 +99,21 @@ export class IdempotencyGate {
     }
     if (claim.outcome === 'in_flight') throw ERRORS.IDEMPOTENCY_KEY_IN_FLIGHT('A request with this Idempotency-Key is still being processed; retry once it has answered.');
     if (claim.outcome === 'mismatch') throw ERRORS.IDEMPOTENCY_KEY_REUSED('This Idempotency-Key was used for another request (method, path or body differ); use a new key.');
-    if (claim.outcome === 'replay') throw new IdempotentReplay(claim.response);
+    if (claim.outcome === 'replay') throw new IdempotentReplay(this.withLocation(req, claim.response));
     return claim;
+  }
+
+  /** A kept answer with its `Location`: one kept with the claim has it derived again from its body, as when it was sent. */
+  private withLocation(req: RoutedRequest, response: StoredResponse): StoredResponse {
+    if (response.location !== null || response.status !== 201 || response.contentType !== KEPT_ANSWER_TYPE || !response.body) return response;
+    return { ...response, location: this.locationOf(req, response.status, JSON.parse(response.body.toString('utf8'))) };
   }
 
   /**
    * Puts the held key on the request: its answer is kept (or the key freed) once the route has
    * answered. An inline claim counts once the action says its write took it.
    */
-  private hold(req: KeyedRequest, scope: string, key: string, claimId: string, inline?: InlineClaim): HeldKey & { settle(): void } {
+  private hold(req: KeyedRequest, routed: RoutedRequest, scope: string, key: string, claimId: string, inline?: InlineClaim): HeldKey & { settle(): void } {
     const { store } = this;
     const id = `${scope}\n${key}`;
     let settled = false;
@@ -114,7 +127,9 @@ export class IdempotencyGate {
         const response = storableResponse(meta, data);
         let write: Promise<unknown>;
         if (inline && !claimTaken(meta, inline)) write = this.keepAfterTheFact(inline, req, response);
+        else if (inline && keptAsSent(keptAnswerOf(meta), response, this.locationOf(routed, response?.status ?? 0, data))) return;
         else write = response ? store.complete(scope, key, claimId, response) : store.release(scope, key, claimId);
+        if (inline && keptAnswerOf(meta)) this.onKeepFailed(new Error(`${inline.action} (${req.method} ${req.originalUrl ?? req.url}) kept an answer with its claim other than the one it sent; the sent one is kept by a second write`));
         const kept = write.then(() => undefined).catch(this.onKeepFailed).finally(() => this.keeping.delete(id));
         this.keeping.set(id, kept);
       },
@@ -137,6 +152,12 @@ export class IdempotencyGate {
     if (claim.outcome !== 'claimed') return;
     await (response ? this.store.complete(scope, key, claim.claimId, response) : this.store.release(scope, key, claim.claimId));
   }
+}
+
+/** Whether the answer kept with the claim is the response sent (its Location derived from it alike). */
+function keptAsSent(kept: KeptAnswer | undefined, sent: StoredResponse | undefined, derivedLocation: string | null): boolean {
+  if (!kept || !sent?.body) return false;
+  return sent.status === kept.status && sent.contentType === KEPT_ANSWER_TYPE && sent.location === derivedLocation && sent.body.equals(Buffer.from(kept.body));
 }
 
 /** Keeps the answer of the request's key, if it holds one (the route's onAfterCall). */

@@ -23,6 +23,20 @@ export function locationOf(gateway: AliasResolver<unknown>, requestPath: string,
   return requestPath;
 }
 
+/** A request as its route resolved it: the action declares whether it creates and its `location` template. */
+export type RoutedRequest = { originalUrl?: string; url?: string; $action?: Record<string, unknown> };
+
+/**
+ * The `Location` of a 201 answer `data` to a route that declares it creates (a `201` response);
+ * undefined for any other route (a 201 a workflow's respond step chose is its own answer).
+ */
+export function createdLocation(gateway: AliasResolver<unknown>, req: RoutedRequest, data: unknown): string | undefined {
+  const response = req.$action?.response;
+  if (response === null || typeof response !== 'object' || !('201' in response)) return undefined;
+  const template = req.$action?.location;
+  return locationOf(gateway, requestPathOf(req.originalUrl ?? req.url ?? API_BASE), data, typeof template === 'string' ? template : undefined);
+}
+
 /** the path of a request's target, as moleculer-web matches it (no query, no trailing slash) */
 export function requestPathOf(url: string): string {
   const path = url.split('?')[0];

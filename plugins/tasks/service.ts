@@ -1,6 +1,7 @@
 import type { ActionSchema, Context, Service } from 'moleculer';
 import type { Sequelize } from 'sequelize';
 import { kernelOf } from '../../kernel/context.ts';
+import { lazyPooledSql, type PooledSql } from '../../kernel/db/pooled-sql.ts';
 import type { ActionDocKeys, RestDeclaration } from '../../kernel/openapi/types.ts';
 import { identityOf } from '../../kernel/tenancy/identity.ts';
 import type { Actor } from './db/task-store.ts';
@@ -10,6 +11,18 @@ export type TasksAction = ActionSchema<Service> & ActionDocKeys & { rest?: RestD
 
 export function dbOf(svc: Service): Sequelize {
   return kernelOf(svc.broker).db;
+}
+
+const pooled = new WeakMap<Service, () => PooledSql>();
+
+/** Pooled raw SQL on the shared database, for the hot writes (statements prepared on a real PostgreSQL). */
+export function sqlOf(svc: Service): PooledSql {
+  let sql = pooled.get(svc);
+  if (!sql) {
+    sql = lazyPooledSql(() => ({ db: kernelOf(svc.broker).db, embedded: kernelOf(svc.broker).config.embedded.database }));
+    pooled.set(svc, sql);
+  }
+  return sql();
 }
 
 /** The calling user as the actor of a change. */

@@ -1,11 +1,11 @@
 import type { Context } from 'moleculer';
-import { inlineClaimOf, markClaimTaken } from '../../../kernel/idempotency/inline.ts';
+import { answerWith, inlineClaimOf, markClaimTaken } from '../../../kernel/idempotency/inline.ts';
 import { entityOf } from '../../../kernel/tenancy/identity.ts';
 import { normalizeIds, TASK_FIELD_PARAMS, TITLE_RULE, type TaskFieldInput } from '../fields.ts';
 import { createTask, emitCreated } from '../ops/create.ts';
-import { taskView } from '../db/task-row.ts';
+import { taskView, type TaskRow } from '../db/task-row.ts';
 import { TASK_SCHEMA } from '../schemas.ts';
-import { created, dbOf, userActor, type TasksAction } from '../service.ts';
+import { created, dbOf, sqlOf, userActor, type TasksAction } from '../service.ts';
 
 /** `POST /api/v1/tasks`: a new task; with an agent assigned, that agent's run is requested at once. */
 export const create: TasksAction = {
@@ -19,11 +19,13 @@ export const create: TasksAction = {
   idempotency: 'inline',
   async handler(ctx: Context<TaskFieldInput & { title: string }>) {
     const actor = userActor(ctx);
-    const claim = inlineClaimOf(ctx);
-    const result = await createTask(ctx, dbOf(this), entityOf(ctx), normalizeIds(ctx.params), actor, { claim });
-    if (claim) markClaimTaken(ctx, claim);
+    const now = new Date();
+    const offered = inlineClaimOf(ctx);
+    const claimFor = offered && ((expected: TaskRow) => answerWith(offered, 201, taskView(expected, now)));
+    const result = await createTask(ctx, dbOf(this), entityOf(ctx), normalizeIds(ctx.params), actor, { now, claimFor, sql: sqlOf(this) });
+    if (result.claim) markClaimTaken(ctx, result.claim);
     emitCreated(ctx, result, actor);
     created(ctx);
-    return taskView(result.row);
+    return taskView(result.row, now);
   },
 };

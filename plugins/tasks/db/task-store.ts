@@ -2,9 +2,11 @@ import { ForeignKeyConstraintError, QueryTypes, type Sequelize, type Transaction
 import { validate as isUuid } from 'uuid';
 import { claimCte, claimLost, type InlineClaim } from '../../../kernel/idempotency/inline.ts';
 import { newId } from '../../../kernel/tenancy/ids.ts';
+import { statementName, type PooledSql } from '../../../kernel/db/pooled-sql.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { BindList } from './sql-builder.ts';
 import type { TaskRow } from './task-row.ts';
+import { columnOf } from '../domain/board-columns.ts';
 
 /**
  * Reads and writes of task rows. A write changes the row and appends its history entry (and
@@ -47,11 +49,12 @@ async function withReferences<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (err instanceof ForeignKeyConstraintError) {
-      const constraint = (err as { original?: { constraint?: string } }).original?.constraint ?? '';
-      const field = FOREIGN_KEYS[constraint];
-      if (field) throw invalidField(field, `The ${field.replace(/_id$/, '').replace('_', ' ')} it refers to no longer exists.`, 'reference');
-    }
+    // sequelize's error, or PostgreSQL's own through pooled SQL
+    const constraint = err instanceof ForeignKeyConstraintError
+      ? (err as { original?: { constraint?: string } }).original?.constraint
+      : (err as { code?: string }).code === '23503' ? (err as { constraint?: string }).constraint : undefined;
+    const field = FOREIGN_KEYS[constraint ?? ''];
+    if (field) throw invalidField(field, `The ${field.replace(/_id$/, '').replace('_', ' ')} it refers to no longer exists.`, 'reference');
     throw err;
   }
 }
@@ -124,10 +127,41 @@ export interface NewTask extends TaskColumns {
 }
 
 /**
+ * The row insertTask will return for `task`: its columns, the table's defaults and the generated
+ * board column (migrations/002-tasks.ts). Used to know a create's answer before its write; the
+ * gateway checks the answer sent against it, so a drift costs a second write, never a wrong answer.
+ */
+export function insertedRow(entityId: string, task: NewTask, now: Date): TaskRow {
+  return {
+    workspace_id: null, parent_id: null, description: '', assignee_type: null, assignee_id: null, deadline: null, category_id: null, requester: null,
+    sla_policy_id: null, sla_response_due_at: null, sla_resolution_due_at: null, responded_at: null, resolved_at: null,
+    output_files: [], pending_request: null, delivery_review: null, evaluation: null,
+    ...task,
+    entity_id: entityId,
+    board_column: columnOf(task.status),
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export interface InsertOptions {
+  transaction?: Transaction;
+  /** an Idempotency-Key to claim in the same statement */
+  claim?: InlineClaim;
+  /**
+   * pooled SQL on the same database: outside a transaction the insert goes through it as a
+   * statement prepared once per connection (a create's SQL varies only with the columns set)
+   */
+  sql?: PooledSql;
+}
+
+/**
  * Inserts a task with its "created" history entry; with an Idempotency-Key claim, the insert
  * happens only if the claim does (same statement), else claimLost() is thrown.
  */
-export async function insertTask(db: Sequelize, entityId: string, task: NewTask, audit: { actor: Actor; execution?: ExecutionEntryInput[] }, now: Date, transaction?: Transaction, claim?: InlineClaim): Promise<TaskRow> {
+export async function insertTask(db: Sequelize, entityId: string, task: NewTask, audit: { actor: Actor; execution?: ExecutionEntryInput[] }, now: Date, opts: InsertOptions = {}): Promise<TaskRow> {
+  const { transaction, claim, sql: pooled } = opts;
   const binds = new BindList();
   const at = binds.add(now);
   const columns = ['id', 'entity_id', 'created_by', 'created_at', 'updated_at'];
@@ -147,7 +181,9 @@ export async function insertTask(db: Sequelize, entityId: string, task: NewTask,
   const sql = `WITH ${insert},
     ${auditSql(binds, { action: 'created', actor: audit.actor, changes, execution: audit.execution }, at)}
     SELECT * FROM changed`;
-  const rows = await withReferences(() => db.query<TaskRow>(sql, { bind: binds.values, type: QueryTypes.SELECT, transaction }));
+  const rows = await withReferences(() =>
+    pooled && !transaction ? pooled.rows<TaskRow>(sql, binds.values, statementName('task_insert', sql)) : db.query<TaskRow>(sql, { bind: binds.values, type: QueryTypes.SELECT, transaction }),
+  );
   if (!rows[0] && claim) throw claimLost();
   return rows[0];
 }

@@ -2,6 +2,7 @@ import type { Context } from 'moleculer';
 import type { Sequelize, Transaction } from 'sequelize';
 import { readGovernance } from '../../../kernel/governance.ts';
 import type { InlineClaim } from '../../../kernel/idempotency/inline.ts';
+import type { PooledSql } from '../../../kernel/db/pooled-sql.ts';
 import { newId } from '../../../kernel/tenancy/ids.ts';
 import { DEFAULT_PRIORITY } from '../domain/constants.ts';
 import { dueDates, type SlaTargets } from '../domain/sla.ts';
@@ -9,7 +10,7 @@ import { DEFAULT_INITIAL_STATUS, INITIAL_STATUSES, type TaskStatus } from '../do
 import { invalidField } from '../errors.ts';
 import { parseDate, type TaskFieldInput } from '../fields.ts';
 import { checkRefs, type CheckedRefs } from '../refs.ts';
-import { insertTask, type Actor, type ExecutionEntryInput, type NewTask } from '../db/task-store.ts';
+import { insertedRow, insertTask, type Actor, type ExecutionEntryInput, type NewTask } from '../db/task-store.ts';
 import type { TaskRow } from '../db/task-row.ts';
 import { dispatchEntry, emitDispatches } from './dispatch.ts';
 import { emitAfterCommit } from '../service.ts';
@@ -64,15 +65,17 @@ export async function createTask(
   entityId: string,
   input: TaskFieldInput & { title: string },
   actor: Actor,
-  opts: { transaction?: Transaction; checked?: CheckedRefs; now?: Date; claim?: InlineClaim } = {},
-): Promise<{ row: TaskRow; execution: ExecutionEntryInput[] }> {
+  opts: { transaction?: Transaction; checked?: CheckedRefs; now?: Date; claimFor?: (expected: TaskRow) => InlineClaim; sql?: PooledSql } = {},
+): Promise<{ row: TaskRow; execution: ExecutionEntryInput[]; claim?: InlineClaim }> {
   const now = opts.now ?? new Date();
   if (input.deadline) parseDate('deadline', input.deadline);
   const checked = opts.checked ?? (await checkRefs(ctx, db, entityId, input));
   const masterTakes = !input.assignee && !!input.workspace_id && (await masterTakesUnassigned(ctx, input.workspace_id));
   const draft = draftTask(input, actor.type === 'user' ? actor.id : null, checked.slaTargets, now, masterTakes);
-  const row = await insertTask(db, entityId, draft.task, { actor, execution: draft.execution }, now, opts.transaction, opts.claim);
-  return { row, execution: draft.execution };
+  // an Idempotency-Key claimed in the insert, with the answer the row it inserts will make
+  const claim = opts.claimFor?.(insertedRow(entityId, draft.task, now));
+  const row = await insertTask(db, entityId, draft.task, { actor, execution: draft.execution }, now, { transaction: opts.transaction, claim, sql: opts.sql });
+  return { row, execution: draft.execution, claim };
 }
 
 /** Whether the workspace's governance hands tasks created unassigned to its master agent. */

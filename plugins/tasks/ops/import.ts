@@ -82,7 +82,7 @@ export async function importCsv(ctx: Context, db: Sequelize, entityId: string, t
     const execution: ExecutionEntryInput[][] = [];
     for (const t of tasks) {
       const draft = draftTask({ ...t, category_id: t.category ? categories.get(t.category.toLowerCase()) : undefined }, createdBy, undefined, now);
-      rows.push(await insertTask(db, entityId, draft.task, { actor, execution: draft.execution }, now, transaction));
+      rows.push(await insertTask(db, entityId, draft.task, { actor, execution: draft.execution }, now, { transaction }));
       execution.push(draft.execution);
     }
     return { rows, execution };
