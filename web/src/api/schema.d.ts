@@ -8433,7 +8433,9 @@ export interface operations {
                         /** Format: uuid */
                         workspace_id?: string | null;
                     };
-                    variables?: Record<string, never>;
+                    variables?: {
+                        [key: string]: string | number | boolean;
+                    };
                 };
             };
         };
