@@ -21,8 +21,6 @@ export interface ModalProps {
 export function Modal({ title, onClose, describedBy, children }: ModalProps): ReactNode {
   const titleId = useId();
   const box = useRef<HTMLDivElement>(null);
-  const close = useRef(onClose);
-  close.current = onClose;
 
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -37,7 +35,7 @@ export function Modal({ title, onClose, describedBy, children }: ModalProps): Re
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {
       e.stopPropagation();
-      close.current();
+      onClose();
       return;
     }
     if (e.key !== 'Tab' || !box.current) return;
