@@ -38,7 +38,7 @@ export const instantiateTemplate: TasksAction = {
   rest: 'POST /templates/:template_id/instantiate',
   location: '/tasks/{id}',
   summary: 'Create a task from a template',
-  description: 'Every `{{variable}}` of the template must be given in `variables` (422 naming each missing one). `overrides` replace the template defaults.',
+  description: 'Every `{{variable}}` of the template must be given in `variables` (422 naming each missing one; at most 100 variables). `overrides` replace the template defaults.',
   tags: ['task collections'],
   params: {
     template_id: { type: 'string', min: 1, max: 64 },
