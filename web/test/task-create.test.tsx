@@ -41,13 +41,13 @@ describe('a task from a template', () => {
       </QueryClientProvider>,
     );
     const form = screen.getByRole('form', { name: 'New task' });
-    await waitFor(() => expect(within(form).getByRole('option', { name: 'Customer call' })).toBeInTheDocument());
+    await waitFor(() => expect(within(form).getByRole('option', { name: 'Customer call' })).toBeInTheDocument(), { timeout: 10_000 });
     await userEvent.selectOptions(within(form).getByLabelText('From template'), 'tpl-1');
     await userEvent.type(within(form).getByRole('textbox', { name: 'customer' }), 'Acme');
     await userEvent.type(within(form).getByRole('textbox', { name: 'topic' }), 'renewal');
     expect(within(form).queryByLabelText('Title')).toBeNull();
     await userEvent.click(within(form).getByRole('button', { name: 'Create task' }));
-    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    await waitFor(() => expect(onDone).toHaveBeenCalled(), { timeout: 10_000 });
     expect(sent).toEqual([{ variables: { customer: 'Acme', topic: 'renewal' }, overrides: { deadline: null, workspace_id: 'ws-1' } }]);
   });
 });

@@ -42,7 +42,7 @@ describe('deleting a workspace for good', () => {
     const confirm = vi.fn(() => true);
     vi.stubGlobal('confirm', confirm);
     renderPage();
-    const opener = await screen.findByRole('button', { name: 'Delete for good' });
+    const opener = await screen.findByRole('button', { name: 'Delete for good' }, { timeout: 10_000 });
     await userEvent.click(opener);
 
     const dialog = screen.getByRole('dialog', { name: 'Delete the workspace "Old ops"?' });
@@ -72,7 +72,7 @@ describe('deleting a workspace for good', () => {
     const deletes: string[] = [];
     stubApi(deletes);
     renderPage();
-    const opener = await screen.findByRole('button', { name: 'Delete for good' });
+    const opener = await screen.findByRole('button', { name: 'Delete for good' }, { timeout: 10_000 });
     await userEvent.click(opener);
     let dialog = screen.getByRole('dialog', { name: /Old ops/ });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -89,7 +89,7 @@ describe('deleting a workspace for good', () => {
     await userEvent.clear(typed);
     await userEvent.type(typed, 'Old ops');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete this workspace' }));
-    await waitFor(() => expect(deletes).toEqual(['/api/v1/workspaces/ws-1']));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(deletes).toEqual(['/api/v1/workspaces/ws-1']), { timeout: 10_000 });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 });
   });
 });
