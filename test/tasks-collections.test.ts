@@ -123,6 +123,9 @@ test('templates render {{variables}} into a task; a missing variable is a 422 na
   const badValue = await call(`/templates/${template.body.id}/instantiate`, 'POST', { variables: { customer: { nested: true }, day: 'x', email: 'y' } });
   t.is(badValue.status, 422);
   t.is(badValue.body.errors[0].field, 'variables.customer');
+  const tooMany = await call(`/templates/${template.body.id}/instantiate`, 'POST', { variables: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`v${i}`, 'x'])) });
+  t.is(tooMany.status, 422);
+  t.is(tooMany.body.errors[0].field, 'variables');
   t.is((await call(`/templates/${template.body.id}/instantiate`, 'POST', { variables: {} }, 'other-token')).status, 404);
   t.is((await call(`/templates/${template.body.id}`, 'DELETE')).status, 204);
 });

@@ -67,3 +67,14 @@ test('answers match their declared response schemas', async (t) => {
     t.true(schemaOf(path, method)(res.body), url);
   }
 });
+
+test("a template's variables are documented as a flat record of strings, numbers or booleans (what a generated client types them as)", async (t) => {
+  const doc = await documentOf();
+  const body = doc.paths['/api/v1/tasks/templates/{template_id}/instantiate'].post.requestBody.content['application/json'].schema;
+  const variables = body.properties.variables;
+  t.is(variables.type, 'object');
+  t.deepEqual(variables.additionalProperties, { anyOf: [{ type: 'string', maxLength: 10_000 }, { type: 'number' }, { type: 'boolean' }] });
+  const accepts = compileWithAjv(body);
+  t.true(accepts({ variables: { customer: 'ACME', seats: 3, vip: true } }));
+  t.false(accepts({ variables: { customer: { nested: true } } }), 'a nested value is not a variable');
+});

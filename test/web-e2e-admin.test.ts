@@ -109,16 +109,30 @@ test.serial('workspaces: edit, archive, and delete for good only once confirmed'
   const archived = row('New name archived');
   await archived.waitFor();
   await shotAndAxe(page, t, 'workspaces-archived');
-  // the confirmation names the workspace; dismissed, nothing is deleted
-  const asked: string[] = [];
-  page.once('dialog', (d) => void (asked.push(d.message()), d.dismiss()));
-  await archived.getByRole('button', { name: 'Delete for good' }).click();
-  page.once('dialog', (d) => void (asked.push(d.message()), d.accept()));
-  await archived.getByRole('button', { name: 'Delete for good' }).click();
+  // the in-app confirmation (never window.confirm) names the workspace; Escape cancels it,
+  // focus goes back to the button, and nothing is deleted
+  let native = 0;
+  page.on('dialog', (d) => void (native++, d.dismiss()));
+  const opener = archived.getByRole('button', { name: 'Delete for good' });
+  await opener.click();
+  const confirm = page.getByRole('dialog', { name: 'Delete the workspace "New name"?' });
+  const typed = confirm.getByRole('textbox', { name: 'Type New name to confirm' });
+  await typed.waitFor();
+  t.true(await typed.evaluate((el) => el === document.activeElement), 'focus moves into the dialog');
+  await shotAndAxe(page, t, 'workspace-delete-confirm');
+  await page.keyboard.press('Escape');
+  await confirm.waitFor({ state: 'detached' });
+  t.true(await opener.evaluate((el) => el === document.activeElement), 'focus returns to the button');
+  // from the keyboard: open it, type the name, Enter deletes
+  await page.keyboard.press('Enter');
+  await typed.waitFor();
+  t.true(await confirm.getByRole('button', { name: 'Delete this workspace' }).isDisabled(), 'nothing to confirm before the name is typed');
+  await page.keyboard.type('New name');
+  await page.keyboard.press('Enter');
   await archived.waitFor({ state: 'detached' });
-  t.deepEqual(asked, ['Delete the workspace "New name" and everything in it for good?', 'Delete the workspace "New name" and everything in it for good?']);
+  t.is(native, 0, 'no browser dialog was opened');
   t.is((await call(`/api/v1/workspaces/${ws.body.id}`)).status, 404);
-  // one DELETE archived it, one deleted it: the dismissed confirmation sent none
+  // one DELETE archived it, one deleted it: the cancelled confirmation sent none
   t.is(web.apiRequests.filter((r) => r === `DELETE /api/v1/workspaces/${ws.body.id}`).length, 2);
 });
 

@@ -255,13 +255,47 @@ test.serial('tasks calendar: a task on its deadline day in the month and in the 
   await shotAndAxe(page, t, 'tasks-calendar-week');
 });
 
-test.serial('operators: a capability package hot-loaded while the page is open shows without a reload', async (t) => {
+test.serial('operators: packages hot-loaded while the page is open show without a reload, a failed one first with its error; the workers from the API', async (t) => {
   await page.goto(`${kernel.webUrl}/operators`);
-  await page.locator('td', { hasText: '@wao/tasks' }).first().waitFor();
-  t.is(await page.locator('td', { hasText: 'pages-hot-probe' }).count(), 0);
+  const packages = page.getByRole('table', { name: 'Capability packages' });
+  await packages.locator('td', { hasText: '@wao/tasks' }).first().waitFor();
+  t.is(await packages.locator('td', { hasText: 'pages-hot-probe' }).count(), 0);
+  await page.evaluate(() => ((window as unknown as { __samePage?: boolean }).__samePage = true));
+  // one package that loads and one that cannot (a syntax error); `zz-` sorts it last by name
   writePackage(hotRoot, 'pages-hot-probe');
-  await page.locator('td', { hasText: 'pages-hot-probe' }).first().waitFor({ timeout: 30_000 });
-  t.pass();
+  writePackage(hotRoot, 'zz-pages-broken', { body: 'export default { name: "zz-pages-broken", actions: { x: { handler() { return ( } } } };' });
+  const broken = await until(async () => {
+    const items = (await call('/api/v1/capability-packages')).body.items as { name: string; state: string; error: { code: string; message: string } | null }[];
+    return items.find((p) => p.name === 'zz-pages-broken' && p.state === 'failed');
+  }, 'the broken package to fail');
+  await packages.locator('td', { hasText: 'pages-hot-probe' }).first().waitFor({ timeout: 30_000 });
+  const rows = packages.locator('tbody tr');
+  await rows.first().filter({ hasText: 'zz-pages-broken' }).waitFor({ timeout: 30_000 });
+  const first = await rows.first().locator('td').allInnerTexts();
+  t.is(first[0], 'zz-pages-broken');
+  t.is(first[4], '⚠ failed');
+  t.is(first[5], `${broken.error!.code} ${broken.error!.message}`, 'the error: its code and message');
+  t.is(broken.error!.code, 'KERNEL_ERR_ENTRY');
+  const states = (await rows.locator('td:nth-child(5)').allInnerTexts()).map((s) => s.startsWith('⚠'));
+  t.deepEqual(states, [...states].sort((a, b) => Number(b) - Number(a)), 'every failed package comes before every other');
+  t.is(await packages.locator('tr.row-failed', { hasText: 'pages-hot-probe' }).count(), 0, 'the good one loaded');
+  t.true(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage === true), 'shown without a reload');
+
+  // the workers the API lists, this node among them, each a row with its status
+  const workers = (await call('/api/v1/workers?limit=200')).body.items as { worker_id: string; status: string; roles: string[] }[];
+  t.true(workers.length > 0, 'the node itself is a worker');
+  const table = page.getByRole('table', { name: 'Workers' });
+  for (const w of workers) {
+    const row = table.locator('tr', { has: page.getByRole('cell', { name: w.worker_id, exact: true }) });
+    await row.waitFor();
+    const cells = await row.locator('td').allInnerTexts();
+    t.is(cells[0], w.worker_id);
+    t.is(cells[1], w.roles.join(', '));
+    t.is(cells[5], w.status);
+  }
+  await shotAndAxe(page, t, 'operators-failed-package');
+  rmSync(join(hotRoot, 'zz-pages-broken'), { recursive: true, force: true });
+  await packages.getByRole('cell', { name: 'zz-pages-broken', exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
 });
 
 test.serial('every /api request the app made is a path of /api/openapi.json', async (t) => {

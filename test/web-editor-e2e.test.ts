@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { api, type TestKernel } from './helpers/kernel.ts';
-import { ARTIFACTS, requestsOutsideOpenApi, shotAndAxe, signInThroughForm, startWebE2e, type WebE2e } from './helpers/web-e2e.ts';
+import { ARTIFACTS, recordApiRequests, requestsOutsideOpenApi, shotAndAxe, signInThroughForm, startWebE2e, type WebE2e } from './helpers/web-e2e.ts';
 import { captureEditorFixtures, FIXTURE_FILES } from '../web/scripts/editor-fixtures.ts';
 
 // The workflow editor end to end (test/web-e2e.test.ts covers the rest of the app the same way):
@@ -198,6 +198,84 @@ test.serial('an API-made definition is laid out automatically; its run is drawn 
   await decision.getByRole('button', { name: 'Approve' }).click();
   await graph.locator('.step-node', { hasText: 'finish' }).getByText('completed').waitFor();
   await graph.locator('.step-node', { hasText: 'Approval' }).getByText('completed').waitFor();
+});
+
+test.serial('keyboard only, in a session of its own: a condition added from the palette, each branch wired to its own step, saved', async (t) => {
+  // its own browser context and sign-in: the first test revokes the shared page's session
+  const own = await web.browser.newContext({ viewport: { width: 1500, height: 1000 } });
+  const kb = await own.newPage();
+  recordApiRequests(kb, web.apiRequests);
+  try {
+    await kb.goto(`${kernel.webUrl}/workflows`);
+    await signInThroughForm(kb, EMAIL, PASSWORD);
+    const press = async (target: ReturnType<Page['locator']>, key: string) => {
+      await target.focus();
+      await kb.keyboard.press(key);
+    };
+    await kb.getByRole('form', { name: 'New workflow' }).getByLabel('Name').focus();
+    await kb.keyboard.type('Keyboard branches');
+    await kb.keyboard.press('Enter');
+    const palette = kb.getByRole('complementary', { name: 'Node types' });
+    await palette.waitFor();
+    const stepPanel = kb.locator('aside.step-panel');
+    const outline = kb.getByRole('navigation', { name: 'Steps' });
+    const selectStep = async (id: string) => {
+      await press(outline.locator(`button[data-step-id="${id}"]`), 'Enter');
+      await kb.waitForFunction((want) => (document.querySelector('aside.step-panel input[aria-describedby="step-id-problems"]') as HTMLInputElement | null)?.value === want, id);
+    };
+
+    // two End steps and a Condition, each added from the palette with Enter (a new step is selected)
+    const search = palette.getByLabel('Search node types');
+    await search.focus();
+    await kb.keyboard.type('end');
+    await press(palette.getByRole('button', { name: /^Add End\b/ }), 'Enter');
+    await outline.locator('button[data-step-id="end"]').waitFor();
+    await press(palette.getByRole('button', { name: /^Add End\b/ }), 'Enter');
+    await outline.locator('button[data-step-id="end_2"]').waitFor();
+    await search.focus();
+    await kb.keyboard.press('Control+A');
+    await kb.keyboard.type('condition');
+    await press(palette.getByRole('button', { name: /^Add Condition\b/ }), 'Enter');
+    await outline.locator('button[data-step-id="condition"]').waitFor();
+
+    // the manual trigger goes to the condition: its tick in Next steps, ticked with Space
+    await selectStep('start');
+    await press(stepPanel.getByRole('group', { name: 'Next steps' }).getByRole('checkbox', { name: /\(condition\)/ }), 'Space');
+    await outline.locator('button[data-step-id="start"]', { hasText: '→ condition' }).waitFor();
+
+    // the condition: its expression typed, each branch chosen in its own select with the arrow keys
+    await selectStep('condition');
+    await stepPanel.getByLabel(/^expression/).focus();
+    await kb.keyboard.press('Control+A');
+    await kb.keyboard.type('{{trigger.ok}}');
+    const next = stepPanel.getByRole('group', { name: 'Next steps' });
+    const choose = async (branch: string, target: string) => {
+      const box = next.getByRole('combobox', { name: `Branch ${branch}` });
+      await box.focus();
+      for (let i = 0; i < 6 && (await box.inputValue()) !== target; i++) await kb.keyboard.press('ArrowDown');
+      t.is(await box.inputValue(), target, `branch ${branch}`);
+      await kb.getByTestId('announcer').getByText(`condition: branch ${branch} now goes to ${target}.`).waitFor();
+    };
+    await choose('true', 'end');
+    await choose('false', 'end_2');
+    t.true(await next.getByRole('checkbox', { name: /\(end\)/ }).isChecked());
+    t.true(await next.getByRole('checkbox', { name: /\(end_2\)/ }).isChecked());
+    await kb.locator('.react-flow__edge').nth(2).waitFor();
+    t.is(await kb.locator('.react-flow__edge').count(), 3, 'start -> condition and one edge per branch');
+    await shotAndAxe(kb, t, 'editor-keyboard-branches');
+
+    await press(kb.getByRole('button', { name: 'Save', exact: true }), 'Enter');
+    await kb.getByText('Saved · version 2').waitFor();
+    const id = kb.url().split('/').pop()!;
+    const saved = (await api(kernel.apiUrl, `/api/v1/workflows/${id}`, { token })).body as { steps: { id: string; next: string[]; config: Record<string, unknown> }[] };
+    t.deepEqual(saved.steps.map((s) => [s.id, s.next]), [['start', ['condition']], ['end', []], ['end_2', []], ['condition', ['end', 'end_2']]]);
+    t.like(saved.steps.find((s) => s.id === 'condition')!.config, { expression: '{{trigger.ok}}', branches: { true: 'end', false: 'end_2' } });
+  } catch (err) {
+    await kb.screenshot({ path: join(ARTIFACTS, 'failed-editor-keyboard.png'), fullPage: true }).catch(() => undefined);
+    throw err;
+  } finally {
+    await own.close();
+  }
 });
 
 test.serial("the editor's component-test fixtures are what the server says now (node types, config verdicts, the 422)", async (t) => {

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { getDefaultFormState, type RJSFSchema, type ValidatorType } from '@rjsf/utils';
+import { getDefaultFormState, type Experimental_DefaultFormStateBehavior, type RJSFSchema, type ValidatorType } from '@rjsf/utils';
 import { loadConfig } from '../../config/load.ts';
 import { startKernel } from '../../kernel/bootstrap.ts';
 import { BUILTIN_ROOTS } from '../../kernel/capabilities/discover.ts';
@@ -19,12 +19,13 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 // is type-checked under the web tsconfig (bundler resolution), not the root one
 const VALIDATOR_MODULE = join(ROOT, 'web', 'src', 'forms', 'rjsf-validator.ts');
 const { configValidator } = (await import(VALIDATOR_MODULE)) as { configValidator: ValidatorType };
+const { DEFAULT_FORM_STATE_BEHAVIOR } = (await import(join(ROOT, 'web', 'src', 'forms', 'form-defaults.ts'))) as { DEFAULT_FORM_STATE_BEHAVIOR: Experimental_DefaultFormStateBehavior };
 const FIXTURES = join(ROOT, 'web', 'test', 'fixtures');
 type Schema = Record<string, any>;
 
 /** configs worth asking the server about: empty, the form's defaults, and per property a wrong type and a template */
 function samplesFor(schema: Schema): { label: string; config: Record<string, unknown> }[] {
-  const defaults = (getDefaultFormState(configValidator, schema as RJSFSchema, {}, schema as RJSFSchema) ?? {}) as Record<string, unknown>;
+  const defaults = (getDefaultFormState(configValidator, schema as RJSFSchema, {}, schema as RJSFSchema, false, DEFAULT_FORM_STATE_BEHAVIOR) ?? {}) as Record<string, unknown>;
   const out = [{ label: 'empty', config: {} }, { label: 'form defaults', config: defaults }, { label: 'unknown key', config: { ...defaults, zz_unknown: 1 } }];
   for (const [name, sub] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
     const type = Array.isArray(sub.type) ? sub.type[0] : sub.type;

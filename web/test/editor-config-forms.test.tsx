@@ -33,3 +33,34 @@ describe('config forms agree with the server on every shipped node type', () => 
     });
   }
 });
+
+describe('every control of a config form has an accessible name', () => {
+  const expectAllNamed = (container: HTMLElement) => {
+    for (const el of container.querySelectorAll<HTMLElement>('input:not([type=hidden]), select, textarea')) expect(el, el.id).toHaveAccessibleName();
+  };
+
+  it("names the select choosing a oneOf alternative (a condition's branch: one step id or a list)", () => {
+    const { container } = render(<ConfigForm idPrefix="t-branches" schema={TYPES.get('condition')!.config_schema} config={{ expression: '{{trigger.ok}}', branches: { true: 'yes', false: 'no' } }} onChange={() => undefined} />);
+    expect(container.querySelector('#t-branches_branches_true__oneof_select')).toHaveAccessibleName('Form of true');
+    expectAllNamed(container);
+  });
+
+  for (const type of TYPES.values()) {
+    it(`${type.type}, with its defaults`, () => {
+      const defaults = verdicts.find((v) => v.type === type.type && v.label === 'form defaults')!;
+      const { container } = render(<ConfigForm idPrefix={`n-${type.type}`} schema={type.config_schema} config={defaults.config as Record<string, unknown>} onChange={() => undefined} />);
+      expectAllNamed(container);
+    });
+  }
+});
+
+describe('a new step starts from the form defaults', () => {
+  it("fills an array's minItems entries only where the array is required: a condition tests its expression, with no empty item-mode condition to fill in first", () => {
+    let reported: Record<string, unknown> | undefined;
+    const schema = TYPES.get('condition')!.config_schema;
+    render(<ConfigForm idPrefix="t-new-condition" schema={schema} config={{ expression: '{{trigger.ok}}' }} onChange={(c) => (reported = c)} />);
+    const shown = reported ?? {};
+    expect(shown.conditions).toBeUndefined();
+    expect(configProblems(schema, { ...shown, expression: '{{trigger.ok}}' })).toEqual([]);
+  });
+});

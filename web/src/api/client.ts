@@ -34,3 +34,10 @@ export type ResponseOf<P extends keyof paths, M extends keyof paths[P]> = paths[
       ? T
       : never
   : never;
+
+/** The JSON request body type of a path's method. */
+export type BodyOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer T } };
+}
+  ? T
+  : never;

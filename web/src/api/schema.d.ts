@@ -1369,7 +1369,7 @@ export interface paths {
         put?: never;
         /**
          * Create a task from a template
-         * @description Every `{{variable}}` of the template must be given in `variables` (422 naming each missing one). `overrides` replace the template defaults.
+         * @description Every `{{variable}}` of the template must be given in `variables` (422 naming each missing one; at most 100 variables). `overrides` replace the template defaults.
          */
         post: operations["task-collections.instantiateTemplate"];
         delete?: never;
@@ -8433,7 +8433,9 @@ export interface operations {
                         /** Format: uuid */
                         workspace_id?: string | null;
                     };
-                    variables?: Record<string, never>;
+                    variables?: {
+                        [key: string]: string | number | boolean;
+                    };
                 };
             };
         };

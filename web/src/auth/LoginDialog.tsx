@@ -29,7 +29,7 @@ export function LoginDialog(): ReactNode {
     }
   };
   return (
-    <div className="overlay">
+    <div className="overlay overlay-login">
       <form className="dialog login" role="dialog" aria-modal="true" aria-labelledby="login-title" onSubmit={submit}>
         <h1 id="login-title">Sign in</h1>
         <label>

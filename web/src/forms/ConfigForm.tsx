@@ -2,11 +2,14 @@ import { useMemo, type ReactNode } from 'react';
 // the package index also exports a test registry that imports ajv: the component alone keeps it (and ajv) out
 import Form from '@rjsf/core/lib/components/Form.js';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
+import { DEFAULT_FORM_STATE_BEHAVIOR } from './form-defaults';
 import { JsonField } from './JsonField';
+import { SelectWidget } from './SelectWidget';
 import { configValidator, errorSchemaOf } from './rjsf-validator';
 import { formSchemaOf, uiSchemaFor } from './ui-schema';
 
 const FIELDS = { json: JsonField };
+const WIDGETS = { SelectWidget };
 
 export interface ConfigFormProps {
   /** unique per step: the form's field ids */
@@ -36,6 +39,8 @@ export default function ConfigForm({ idPrefix, schema, config, onChange, serverP
       formData={formData}
       validator={configValidator}
       fields={FIELDS}
+      widgets={WIDGETS}
+      experimental_defaultFormStateBehavior={DEFAULT_FORM_STATE_BEHAVIOR}
       liveValidate="onChange"
       showErrorList={false}
       noHtml5Validate

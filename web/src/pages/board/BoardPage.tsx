@@ -6,6 +6,7 @@ import { ApiError } from '../../api/problem';
 import { keys, useTaskConstants } from '../../hooks/queries';
 import { useCurrentWorkspace } from '../../layout/current-workspace';
 import { useAnnounce } from '../../ui/announcer';
+import { Modal } from '../../ui/Modal';
 import { ErrorState, Loading } from '../../ui/states';
 import { arrangeColumns, columnOf, decideDrop, label, legalByColumn, type Column, type Constants, type Status } from './moves';
 import { applyOptimisticMove, type BoardTask } from './optimistic';
@@ -115,19 +116,16 @@ function Board({ constants, columns, counts, workspaceId }: { constants: Constan
         <DragOverlay>{active ? <div className="card task-card dragging"><CardBody task={active} /></div> : null}</DragOverlay>
       </DndContext>
       {choice && (
-        <div className="overlay">
-          <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="choose-status">
-            <h2 id="choose-status">Move "{choice.task.title}" to which status of {choice.column.title}?</h2>
-            <div className="actions">
-              {choice.statuses.map((s) => (
-                <button key={s} type="button" autoFocus={s === choice.statuses[0]} onClick={() => { setChoice(null); move.mutate({ task: choice.task, status: s }); }}>
-                  {label(s)}
-                </button>
-              ))}
-              <button type="button" onClick={() => setChoice(null)}>Cancel</button>
-            </div>
+        <Modal title={`Move "${choice.task.title}" to which status of ${choice.column.title}?`} onClose={() => setChoice(null)}>
+          <div className="actions">
+            {choice.statuses.map((s) => (
+              <button key={s} type="button" data-autofocus={s === choice.statuses[0] ? true : undefined} onClick={() => { setChoice(null); move.mutate({ task: choice.task, status: s }); }}>
+                {label(s)}
+              </button>
+            ))}
+            <button type="button" onClick={() => setChoice(null)}>Cancel</button>
           </div>
-        </div>
+        </Modal>
       )}
     </section>
   );

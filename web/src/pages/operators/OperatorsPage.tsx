@@ -12,12 +12,12 @@ export function OperatorsPage(): ReactNode {
   return (
     <section>
       <h1>Operators</h1>
-      <h2>Capability packages</h2>
+      <h2 id="packages-title">Capability packages</h2>
       <QueryView query={packages} what="capability packages">
         {(data) => {
           const rows = [...data.items].sort((a, b) => Number(FAILED.has(b.state)) - Number(FAILED.has(a.state)) || a.name.localeCompare(b.name));
           return (
-            <table>
+            <table aria-labelledby="packages-title">
               <thead>
                 <tr><th scope="col">Package</th><th scope="col">Kind</th><th scope="col">Version</th><th scope="col">Node</th><th scope="col">State</th><th scope="col">Error</th></tr>
               </thead>
@@ -37,13 +37,13 @@ export function OperatorsPage(): ReactNode {
           );
         }}
       </QueryView>
-      <h2>Workers</h2>
+      <h2 id="workers-title">Workers</h2>
       <QueryView query={workers} what="workers">
         {(data) =>
           data.items.length === 0 ? (
             <Empty>No worker has reported yet.</Empty>
           ) : (
-            <table>
+            <table aria-labelledby="workers-title">
               <thead>
                 <tr><th scope="col">Worker</th><th scope="col">Roles</th><th scope="col">Queues</th><th scope="col">In flight</th><th scope="col">Last heartbeat</th><th scope="col">Status</th></tr>
               </thead>

@@ -1,9 +1,12 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { api, unwrap, type BodyOf } from '../../api/client';
 import { keys, useTaskConstants } from '../../hooks/queries';
 import { ProblemNote } from '../../ui/states';
 import { deadlineToApi } from './dates';
+
+/** The values of a template's `{{variables}}`, as the instantiate route documents them. */
+export type TemplateVariables = NonNullable<BodyOf<'/api/v1/tasks/templates/{template_id}/instantiate', 'post'>['variables']>;
 
 /** A new task, blank or from a template (its {{variables}} asked for). The server validates; its 422 is shown by field. */
 export function TaskCreate({ workspaceId, onDone }: { workspaceId?: string; onDone(): void }): ReactNode {
@@ -11,14 +14,13 @@ export function TaskCreate({ workspaceId, onDone }: { workspaceId?: string; onDo
   const queryClient = useQueryClient();
   const templates = useQuery({ queryKey: ['tasks', 'templates'], queryFn: () => unwrap(api.GET('/api/v1/tasks/templates', { params: { query: { limit: 200 } } })) });
   const [templateId, setTemplateId] = useState('');
-  const [vars, setVars] = useState<Record<string, string>>({});
+  const [vars, setVars] = useState<TemplateVariables>({});
   const [f, setF] = useState({ title: '', description: '', priority: '', deadline: '' });
   const template = templates.data?.items.find((t) => t.id === templateId);
   const create = useMutation({
     mutationFn: () => {
       const common = { priority: f.priority ? Number(f.priority) : undefined, deadline: deadlineToApi(f.deadline), workspace_id: workspaceId ?? null };
-      // `variables` is a free-form object in the request schema, which openapi-typescript renders as Record<string, never>
-      if (template) return unwrap(api.POST('/api/v1/tasks/templates/{template_id}/instantiate', { params: { path: { template_id: template.id } }, body: { variables: vars as never, overrides: common } }));
+      if (template) return unwrap(api.POST('/api/v1/tasks/templates/{template_id}/instantiate', { params: { path: { template_id: template.id } }, body: { variables: vars, overrides: common } }));
       return unwrap(api.POST('/api/v1/tasks', { body: { title: f.title, description: f.description, ...common } }));
     },
     onSuccess: () => {
@@ -41,7 +43,7 @@ export function TaskCreate({ workspaceId, onDone }: { workspaceId?: string; onDo
       </label>
       {template ? (
         variableNames.map((name) => (
-          <label key={name}>{name}<input value={vars[name] ?? ''} onChange={(e) => setVars({ ...vars, [name]: e.target.value })} /></label>
+          <label key={name}>{name}<input value={String(vars[name] ?? '')} onChange={(e) => setVars({ ...vars, [name]: e.target.value })} /></label>
         ))
       ) : (
         <>

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type ResponseOf } from '../../api/client';
 import { keys, useWorkspaces } from '../../hooks/queries';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Empty, ProblemNote, QueryView } from '../../ui/states';
 import { WorkspaceForm, type WorkspaceFields } from './WorkspaceForm';
 
@@ -54,6 +55,7 @@ export function WorkspacesPage(): ReactNode {
 
 function WorkspaceRow({ workspace: w }: { workspace: Omit<Workspace, 'dashboard'> }): ReactNode {
   const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const queryClient = useQueryClient();
   const done = () => void queryClient.invalidateQueries({ queryKey: keys.workspaces });
   const update = useMutation({
@@ -83,18 +85,25 @@ function WorkspaceRow({ workspace: w }: { workspace: Omit<Workspace, 'dashboard'
             {!archived && <button type="button" onClick={() => setEditing(true)}>Edit</button>}
             {!archived && <button type="button" onClick={() => remove.mutate()}>Archive</button>}
             {archived && (
-              <button
-                type="button"
-                className="danger"
-                onClick={() => {
-                  if (window.confirm(`Delete the workspace "${w.name}" and everything in it for good?`)) remove.mutate();
-                }}
-              >
+              <button type="button" className="danger" aria-haspopup="dialog" onClick={() => { remove.reset(); setConfirming(true); }}>
                 Delete for good
               </button>
             )}
           </div>
-          <ProblemNote error={remove.error} />
+          {!confirming && <ProblemNote error={remove.error} />}
+          {confirming && (
+            <ConfirmDialog
+              title={`Delete the workspace "${w.name}"?`}
+              confirmLabel="Delete this workspace"
+              typeToConfirm={w.name}
+              busy={remove.isPending}
+              error={remove.error}
+              onConfirm={() => remove.mutate(undefined, { onSuccess: () => setConfirming(false) })}
+              onCancel={() => setConfirming(false)}
+            >
+              <p>The workspace and everything in it are deleted for good. This cannot be undone.</p>
+            </ConfirmDialog>
+          )}
         </>
       )}
     </li>
