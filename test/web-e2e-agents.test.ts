@@ -244,23 +244,89 @@ test.serial('plans: a task run proposes a plan; its steps are shown, approved in
   t.is(await card.getByRole('button', { name: 'Approve plan' }).count(), 0, 'a decided plan has no decision buttons');
 });
 
-test.serial('delete an agent after confirming; its page is then not found', async (t) => {
+test.serial('delete an agent in the in-app confirmation (never a browser dialog); its page is then not found', async (t) => {
+  let native = 0;
+  const onDialog = (d: { dismiss(): Promise<void> }) => void (native++, d.dismiss());
+  page.on('dialog', onDialog);
+  t.teardown(() => page.off('dialog', onDialog));
   await page.goto(`${kernel.webUrl}/agents`);
   await page.getByRole('link', { name: 'Slow talker' }).click();
   await page.getByRole('heading', { name: 'Slow talker' }).waitFor();
   const address = page.url();
-  page.once('dialog', (d) => void d.dismiss());
-  await page.getByRole('button', { name: 'Delete' }).click();
-  t.is(page.url(), address, 'dismissing the confirmation deletes nothing');
-  page.once('dialog', (d) => void d.accept());
-  await page.getByRole('button', { name: 'Delete' }).click();
+  const agent = address.split('/').at(-1)!;
+  const opener = page.getByRole('button', { name: 'Delete', exact: true });
+  const confirm = page.getByRole('dialog', { name: 'Delete the agent "Slow talker"?' });
+  // Cancel (focused on open) and Escape close it, focus goes back to the button, nothing is deleted
+  await opener.click();
+  await confirm.waitFor();
+  const cancel = confirm.getByRole('button', { name: 'Cancel' });
+  t.true(await cancel.evaluate((el) => el === document.activeElement), 'focus moves into the dialog');
+  t.is(await confirm.getByRole('textbox').count(), 0, 'nothing to type for an agent');
+  await shotAndAxe(page, t, 'agent-delete-confirm');
+  await cancel.click();
+  await confirm.waitFor({ state: 'detached' });
+  t.true(await opener.evaluate((el) => el === document.activeElement), 'focus returns to the button');
+  await opener.click();
+  await confirm.waitFor();
+  await page.keyboard.press('Escape');
+  await confirm.waitFor({ state: 'detached' });
+  t.is(page.url(), address, 'cancelling deletes nothing');
+  t.is(web.apiRequests.filter((r) => r === `DELETE /api/v1/agents/${agent}`).length, 0);
+  await opener.click();
+  await confirm.getByRole('button', { name: 'Delete this agent' }).click();
   await page.getByRole('heading', { name: 'Agents' }).waitFor();
   await page.getByRole('link', { name: 'Clerk' }).waitFor();
   t.is(await page.getByRole('link', { name: 'Slow talker' }).count(), 0);
   t.regex(await page.getByTestId('announcer').innerText(), /Agent Slow talker deleted/);
+  t.is(web.apiRequests.filter((r) => r === `DELETE /api/v1/agents/${agent}`).length, 1);
+  t.is(native, 0, 'no browser dialog was opened');
   await page.goto(address);
   await page.getByRole('heading', { name: 'Not found' }).waitFor();
   await shotAndAxe(page, t, 'agent-not-found');
+});
+
+test.serial('delete a model key and a conversation in the in-app confirmation (never a browser dialog)', async (t) => {
+  let native = 0;
+  const onDialog = (d: { dismiss(): Promise<void> }) => void (native++, d.dismiss());
+  page.on('dialog', onDialog);
+  t.teardown(() => page.off('dialog', onDialog));
+  const deletes = (prefix: string) => web.apiRequests.filter((r) => r.startsWith(`DELETE ${prefix}`)).length;
+
+  // the slow talker's key: Escape cancels, then confirming deletes it
+  await page.goto(`${kernel.webUrl}/model-keys`);
+  const keyButton = page.getByRole('button', { name: 'Delete key Slow' });
+  await keyButton.click();
+  const keyConfirm = page.getByRole('dialog', { name: 'Delete the key "Slow"?' });
+  await keyConfirm.waitFor();
+  await shotAndAxe(page, t, 'model-key-delete-confirm');
+  await page.keyboard.press('Escape');
+  await keyConfirm.waitFor({ state: 'detached' });
+  t.is(deletes('/api/v1/api-keys/'), 0, 'Escape deletes nothing');
+  await keyButton.click();
+  await keyConfirm.getByRole('button', { name: 'Delete this key' }).click();
+  await keyButton.waitFor({ state: 'detached' });
+  await keyConfirm.waitFor({ state: 'detached' });
+  await page.getByRole('cell', { name: 'Scripted default' }).waitFor();
+  t.is(deletes('/api/v1/api-keys/'), 1);
+  t.false((await api(kernel.apiUrl, '/api/v1/api-keys', { token })).body.items.some((k: { name: string }) => k.name === 'Slow'));
+
+  // the stopped conversation: Cancel keeps it, confirming deletes it
+  await page.goto(`${kernel.webUrl}/chat`);
+  const list = page.getByRole('navigation', { name: 'Conversations' });
+  await list.getByRole('link', { name: 'Talk to me' }).waitFor();
+  const chatButton = list.getByRole('button', { name: 'Delete conversation Talk to me' });
+  await chatButton.click();
+  const chatConfirm = page.getByRole('dialog', { name: 'Delete the conversation "Talk to me"?' });
+  await chatConfirm.getByRole('button', { name: 'Cancel' }).click();
+  await chatConfirm.waitFor({ state: 'detached' });
+  t.is(deletes('/api/v1/chat/conversations/'), 0, 'Cancel deletes nothing');
+  await chatButton.click();
+  await chatConfirm.getByRole('button', { name: 'Delete this conversation' }).click();
+  await list.getByRole('link', { name: 'Talk to me' }).waitFor({ state: 'detached' });
+  await chatConfirm.waitFor({ state: 'detached' });
+  await list.getByRole('link', { name: 'Please order toner' }).waitFor();
+  t.is(deletes('/api/v1/chat/conversations/'), 1);
+  t.is(native, 0, 'no browser dialog was opened');
 });
 
 test.serial('every /api request the app made is a path of /api/openapi.json', async (t) => {

@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { useAnnounce } from '../../ui/announcer';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { ProblemNote, QueryView } from '../../ui/states';
 import { AgentForm, fieldsOf, type AgentFields } from './AgentForm';
 import { AgentTools } from './AgentTools';
@@ -17,6 +18,7 @@ export default function AgentPage(): ReactNode {
 
 function AgentDetail({ agent: a }: { agent: Agent }): ReactNode {
   const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const announce = useAnnounce();
@@ -48,15 +50,29 @@ function AgentDetail({ agent: a }: { agent: Agent }): ReactNode {
           <button
             type="button"
             className="danger"
+            aria-haspopup="dialog"
             onClick={() => {
-              if (window.confirm(`Delete the agent "${a.name}"?`)) remove.mutate();
+              remove.reset();
+              setConfirming(true);
             }}
           >
             Delete
           </button>
         </div>
       </div>
-      <ProblemNote error={remove.error} />
+      {!confirming && <ProblemNote error={remove.error} />}
+      {confirming && (
+        <ConfirmDialog
+          title={`Delete the agent "${a.name}"?`}
+          confirmLabel="Delete this agent"
+          busy={remove.isPending}
+          error={remove.error}
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>The agent is deleted for good{a.is_master ? ', and its workspace is left without a master agent' : ''}. This cannot be undone.</p>
+        </ConfirmDialog>
+      )}
       {editing ? (
         <div className="card">
           <AgentForm name="Edit agent" initial={fieldsOf(a)} submitLabel="Save" busy={update.isPending} error={update.error} onSubmit={(f) => update.mutate(f)} onCancel={() => setEditing(false)} />

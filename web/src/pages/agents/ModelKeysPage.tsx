@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { useAnnounce } from '../../ui/announcer';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Empty, ProblemNote, QueryView } from '../../ui/states';
 import { agentKeys, useModelKeys, type ModelKey } from './agent-queries';
 
@@ -81,10 +82,15 @@ export default function ModelKeysPage(): ReactNode {
 }
 
 function KeyRow({ modelKey: k }: { modelKey: ModelKey }): ReactNode {
+  const [confirming, setConfirming] = useState(false);
   const queryClient = useQueryClient();
+  const announce = useAnnounce();
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/api/v1/api-keys/{id}', { params: { path: { id: k.id } } })),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: agentKeys.modelKeys }),
+    onSuccess: () => {
+      announce(`Key ${k.name} deleted`);
+      void queryClient.invalidateQueries({ queryKey: agentKeys.modelKeys });
+    },
   });
   return (
     <tr>
@@ -99,13 +105,27 @@ function KeyRow({ modelKey: k }: { modelKey: ModelKey }): ReactNode {
           type="button"
           className="danger"
           aria-label={`Delete key ${k.name}`}
+          aria-haspopup="dialog"
           onClick={() => {
-            if (window.confirm(`Delete the key "${k.name}"? Agents using it fall back to the default key.`)) remove.mutate();
+            remove.reset();
+            setConfirming(true);
           }}
         >
           Delete
         </button>
-        <ProblemNote error={remove.error} />
+        {!confirming && <ProblemNote error={remove.error} />}
+        {confirming && (
+          <ConfirmDialog
+            title={`Delete the key "${k.name}"?`}
+            confirmLabel="Delete this key"
+            busy={remove.isPending}
+            error={remove.error}
+            onConfirm={() => remove.mutate(undefined, { onSuccess: () => setConfirming(false) })}
+            onCancel={() => setConfirming(false)}
+          >
+            <p>Agents using it fall back to the entity's default key. The secret cannot be recovered.</p>
+          </ConfirmDialog>
+        )}
       </td>
     </tr>
   );

@@ -1,7 +1,8 @@
-import { useCallback, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { Link, NavLink, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Empty, ProblemNote, QueryView } from '../../ui/states';
 import { isLive } from './chat-stream';
 import { chatKeys, useConversations, type Conversation } from './chat-queries';
@@ -59,6 +60,7 @@ export default function ChatPage(): ReactNode {
 }
 
 function ConversationItem({ conversation: c, onDeleted }: { conversation: Conversation; onDeleted(): void }): ReactNode {
+  const [confirming, setConfirming] = useState(false);
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/api/v1/chat/conversations/{conversation_id}', { params: { path: { conversation_id: c.id } } })),
@@ -75,13 +77,27 @@ function ConversationItem({ conversation: c, onDeleted }: { conversation: Conver
         type="button"
         className="link"
         aria-label={`Delete conversation ${c.title}`}
+        aria-haspopup="dialog"
         onClick={() => {
-          if (window.confirm(`Delete the conversation "${c.title}" and its messages?`)) remove.mutate();
+          remove.reset();
+          setConfirming(true);
         }}
       >
         Delete
       </button>
-      <ProblemNote error={remove.error} />
+      {!confirming && <ProblemNote error={remove.error} />}
+      {confirming && (
+        <ConfirmDialog
+          title={`Delete the conversation "${c.title || 'Untitled'}"?`}
+          confirmLabel="Delete this conversation"
+          busy={remove.isPending}
+          error={remove.error}
+          onConfirm={() => remove.mutate(undefined, { onSuccess: () => setConfirming(false) })}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>The conversation and its messages are deleted for good.</p>
+        </ConfirmDialog>
+      )}
     </li>
   );
 }
