@@ -24,8 +24,9 @@ let sql: Sequelize;
 const workers: ChildProcess[] = [];
 const dataDirs: string[] = [];
 
+// a lease short enough for a quick takeover, long enough that a loaded machine does not let a live worker's lapse
 const env = (): Record<string, string> => ({
-  WORKFLOW_LEASE_SECONDS: '2', WORKFLOW_SWEEP_SECONDS: '1', NAMESPACE, REDIS_URL, RATE_LIMIT_PER_MINUTE: '0',
+  WORKFLOW_LEASE_SECONDS: '4', WORKFLOW_SWEEP_SECONDS: '1', NAMESPACE, REDIS_URL, RATE_LIMIT_PER_MINUTE: '0',
   SECRET_KEY: 'agent-durability-test-secret-key-0123456789', WORKFLOW_HTTP_ALLOW: '127.0.0.1/32',
   MODEL_OPENAI_BASE_URL: `${provider.url}/v1`, MODEL_ANTHROPIC_BASE_URL: provider.url, DATABASE_URL: db.url,
 });
@@ -38,6 +39,18 @@ async function startWorker(): Promise<ChildProcess> {
 }
 
 const kill = killWorkerProcess;
+
+/** Kills every worker still running once the test ends, passed or not (a live worker would keep this file from ending). */
+function killWorkersAfter(t: { teardown(fn: () => Promise<void>): void }): void {
+  t.teardown(async () => {
+    for (const w of workers) if (w.exitCode === null && w.signalCode === null) await kill(w);
+  });
+}
+
+/** Resolves when `path` is requested of the local server; fails the test after a minute instead of waiting for ever. */
+function arrivedWithin(path: string): Promise<void> {
+  return Promise.race([server.arrived(path), new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${path} was never requested`)), 60_000).unref())]);
+}
 
 test.before(async () => {
   provider = await startScriptedProvider();
@@ -84,6 +97,7 @@ const checkpoints = async (taskId: string) =>
   (await sql.query("SELECT s.step_id, s.status FROM workflow_step_receipts s JOIN workflow_runs r ON r.id = s.run_id WHERE r.trigger->>'task_id' = $1 AND s.step_id LIKE 'agent:%' ORDER BY s.ord", { bind: [taskId] }))[0] as { step_id: string; status: string }[];
 
 test.serial('a worker killed mid-run: the agent run resumes from its checkpoints elsewhere, repeating no model turn and no tool call', async (t) => {
+  killWorkersAfter(t);
   const ws = await post('/api/v1/workspaces', { name: 'Ops' });
   await post('/api/v1/api-keys', { name: 'Key', provider: 'openai', api_key: 'sk-test-0123456789abcdef', default_model: 'gpt-test', is_default: true });
   const agent = await post('/api/v1/agents', { name: 'Buyer', instructions: 'You order supplies.', workspace_id: ws.id, tools: ['tasks', 'http_request'] });
@@ -110,12 +124,13 @@ test.serial('a worker killed mid-run: the agent run resumes from its checkpoints
 });
 
 test.serial('a non-idempotent tool in flight when its worker died is marked for reconciliation, never repeated', async (t) => {
+  killWorkersAfter(t);
   const agents = await call('/api/v1/agents?q=Buyer', { token: OWNER });
   const agent = agents.body.items[0];
   const ws = agent.workspace_id;
   provider.replies.push({ text: '', tool_calls: [{ name: 'http_request', arguments: { method: 'POST', url: `${server.url}/slow-pay?ms=8000`, body: '{"amount":10}' } }] });
   const task = await post('/api/v1/tasks', { title: 'Pay the supplier', workspace_id: ws, assignee: { type: 'agent', id: agent.id } });
-  const arrived = server.arrived('/slow-pay');
+  const arrived = arrivedWithin('/slow-pay');
   const first = await startWorker();
   await arrived;
   t.deepEqual((await checkpoints(task.id)).map((c) => `${c.step_id} ${c.status}`), ['agent:r0001.model completed', 'agent:r0001.tool.0 running']);

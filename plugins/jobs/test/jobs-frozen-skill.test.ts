@@ -55,7 +55,7 @@ const runTask = async (jobId: string) => {
   const run = await eventually(async () => {
     const r = (await kit.ak.call(`/api/v1/jobs/${jobId}/runs/${fired.id}`, { token: T })).body;
     return r.status === 'succeeded' || r.status === 'failed' ? r : undefined;
-  }, { timeoutMs: 30_000 });
+  }, { timeoutMs: 60_000 });
   return run;
 };
 const celeryIdle = () =>
