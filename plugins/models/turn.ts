@@ -147,8 +147,9 @@ function problemOf(f: ProviderFailure, turn: PreparedTurn, attempts: number): Er
 
 async function recordCall(svc: ModelsService, turn: PreparedTurn, result: GenerateResult): Promise<void> {
   const a = turn.attribution;
-  await svc.models.ApiKey.sequelize!.query(
+  await svc.sql.exec(
     'INSERT INTO model_calls (id, entity_id, api_key_id, provider, model, input_tokens, output_tokens, purpose, workspace_id, agent_id, run_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-    { bind: [newId(), turn.entityId, turn.apiKeyId, result.provider, result.model.slice(0, 200), result.usage.input_tokens, result.usage.output_tokens, a.purpose, a.workspace_id, a.agent_id, a.run_id] },
+    [newId(), turn.entityId, turn.apiKeyId, result.provider, result.model.slice(0, 200), result.usage.input_tokens, result.usage.output_tokens, a.purpose, a.workspace_id, a.agent_id, a.run_id],
+    'models_record_call',
   );
 }
