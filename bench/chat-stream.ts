@@ -24,7 +24,8 @@
  *
  * BENCH_KERNEL_NODE_FLAGS="--cpu-prof --cpu-prof-dir=DIR" profiles the kernel (each phase prints
  * its `window_us` on the monotonic clock the profile uses: `bench/profile-summary.ts --from --to`);
- * BENCH_SQL_COUNT=1 counts the kernel's SQL statements per stream of each concurrent phase.
+ * BENCH_SQL_COUNT=1 counts the kernel's SQL statements per stream of each concurrent phase;
+ * `--root DIR` runs the kernel of another checkout (before/after comparisons; link its node_modules).
  */
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -40,7 +41,7 @@ import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { readSqlCounts, sqlPerStream } from './lib/sql-count.ts';
 import { percentile, round } from './lib/stats.ts';
 
-const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' }, 'steady-chunks': { type: 'string', default: '100' }, slots: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' }, 'steady-chunks': { type: 'string', default: '100' }, slots: { type: 'string' }, root: { type: 'string' } } });
 const SEQUENTIAL = Number(args.sequential);
 const CONCURRENT = Number(args.concurrent);
 const CHUNKS = Number(args.chunks);
@@ -137,9 +138,9 @@ async function main(): Promise<void> {
   const db = `bench_chat_${process.pid}`;
   createDatabase(db);
   const dataDir = mkdtempSync(join(tmpdir(), 'wao-bench-chat-'));
-  const nodeFlags = [...(process.env.BENCH_KERNEL_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(SQL_COUNT_FILE ? ['--import', './bench/lib/sql-count.ts'] : [])];
+  const nodeFlags = [...(process.env.BENCH_KERNEL_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(SQL_COUNT_FILE ? ['--import', join(import.meta.dirname, 'lib', 'sql-count.ts')] : [])];
   const kernel = await launchKernel({
-    via: 'node', dataDir, logFile: join(dataDir, 'kernel.log'), nodeFlags,
+    via: 'node', dataDir, logFile: join(dataDir, 'kernel.log'), nodeFlags, root: args.root,
     env: { DATABASE_URL: databaseUrl(db), ADMIN_PASSWORD: 'bench-password-0123', MODEL_BASE_URL_ALLOW: '127.0.0.1', WORKER_WORK_CONCURRENCY: String(SLOTS), DATABASE_POOL_MAX: '20', ...(SQL_COUNT_FILE ? { BENCH_SQL_COUNT_FILE: SQL_COUNT_FILE } : {}) },
   });
   try {
