@@ -18,6 +18,8 @@ export interface FollowOptions {
    * follow until `run.finished`.
    */
   endOnPause?: 'always' | 'current';
+  /** told the run's status at the first read (undefined: the entity has no such run) */
+  onFirstRead?: (status: string | undefined) => void;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function followRun(svc: WorkflowsService, entityId: string, runId: 
   enqueue(async () => {
     // the replay and the run's status in one read; a finished run has nothing more to say
     const { status, events } = await svc.runQueries.statusAndEventsAfter(entityId, runId, lastSeq);
+    opts.onFirstRead?.(status);
     for (const r of events) await write({ id: r.seq, type: r.type, data: r.data });
     if (status && (ENDED.has(status) || (opts.endOnPause && status === 'paused'))) {
       await replay();
