@@ -1,6 +1,7 @@
 import type { ServiceSchema } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
 import { pooledSql } from '../../kernel/db/pooled-sql.ts';
+import { usageWrites } from './usage-writes.ts';
 import { loadSecretKey } from '../../kernel/secrets/secret-key.ts';
 import { sealedBox } from '../../kernel/secrets/sealed-box.ts';
 import { defineModelsModels } from './model.ts';
@@ -38,6 +39,7 @@ export default {
     const env = kernel.config.env;
     this.models = defineModelsModels(kernel.db);
     this.sql = pooledSql(kernel.db, { namedStatements: !kernel.config.embedded.database });
+    this.usage = usageWrites(this.sql);
     const secret = loadSecretKey(env);
     this.box = sealedBox(secret.material, SEAL_PURPOSE);
     if (secret.source === 'generated') this.logger.info({ path: secret.path, key_id: this.box.keyId }, 'generated the secret key for stored credentials (set SECRET_KEY to share it between nodes)');

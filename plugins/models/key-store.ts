@@ -93,5 +93,5 @@ export function openKey(svc: ModelsService, row: Pick<ApiKeyAttributes, 'id' | '
 
 /** Stamps the key as used now (does not count as an update of the key). */
 export async function touchLastUsed(svc: ModelsService, row: Pick<ApiKeyAttributes, 'id' | 'entity_id'>): Promise<void> {
-  await svc.sql.exec('UPDATE model_api_keys SET last_used_at = $3 WHERE entity_id = $1 AND id = $2', [row.entity_id, row.id, new Date()], 'models_touch_key');
+  await svc.usage.stamp({ entity_id: row.entity_id, id: row.id, at: new Date() });
 }
