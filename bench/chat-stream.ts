@@ -2,7 +2,7 @@
  * Chat streams: how much a `POST /api/v1/chat/stream` adds to the provider's own first token,
  * and 500 streams open at once on one node.
  *
- *   node --import tsx bench/chat-stream.ts [--sequential 60] [--concurrent 500] [--chunks 20] [--interval 100] [--ramp 2] [--steady-chunks 100]
+ *   node --import tsx bench/chat-stream.ts [--sequential 60] [--concurrent 500] [--chunks 20] [--interval 100] [--ramp 2] [--steady-chunks 300]
  *
  * The kernel runs detached (`node kernel/main.ts`, PostgreSQL, in-process queue, the work worker
  * at WORKER_WORK_CONCURRENCY = `--slots`, default the concurrent streams: a chat run holds a work slot
@@ -41,7 +41,7 @@ import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { readSqlCounts, sqlPerStream } from './lib/sql-count.ts';
 import { percentile, round } from './lib/stats.ts';
 
-const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' }, 'steady-chunks': { type: 'string', default: '100' }, slots: { type: 'string' }, root: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' }, 'steady-chunks': { type: 'string', default: '300' }, slots: { type: 'string' }, root: { type: 'string' } } });
 const SEQUENTIAL = Number(args.sequential);
 const CONCURRENT = Number(args.concurrent);
 const CHUNKS = Number(args.chunks);
