@@ -35,6 +35,7 @@ import { parseArgs } from 'node:util';
 import { openChatStream, type StreamResult } from './lib/chat-client.ts';
 import { chatProvider } from './lib/chat-provider.ts';
 import { cpuBetween, sampleCpu } from './lib/cpu-sampler.ts';
+import { processCpuMs } from './lib/cpu-usage.ts';
 import { launchKernel, type KernelProcess } from './lib/kernel-process.ts';
 import { stopAll, waitForStatus } from './lib/processes.ts';
 import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
@@ -155,6 +156,7 @@ async function main(): Promise<void> {
     const firstFromRequest: number[] = [];
     let failed = 0;
     const windowUs = [monotonicUs()];
+    const sequentialCpu = processCpuMs(kernel.proc.pgid);
     for (let i = 0; i < SEQUENTIAL; i++) {
       const marker = `m-seq${i}`;
       const r = await openChatStream(kernel.apiUrl, token, `please answer ${marker}`);
@@ -165,7 +167,9 @@ async function main(): Promise<void> {
       }
     }
     windowUs.push(monotonicUs());
-    console.log(JSON.stringify({ phase: 'one at a time', streams: SEQUENTIAL, failed, added_first_delta_ms: pcts(added), first_delta_from_request_ms: pcts(firstFromRequest), window_us: windowUs }));
+    // one stream at a time: its CPU without the queueing of many (the steadiest per-stream figure)
+    const kernelCpuPerStream = round((processCpuMs(kernel.proc.pgid) - sequentialCpu) / Math.max(1, SEQUENTIAL), 2);
+    console.log(JSON.stringify({ phase: 'one at a time', streams: SEQUENTIAL, failed, added_first_delta_ms: pcts(added), first_delta_from_request_ms: pcts(firstFromRequest), kernel_cpu_ms_per_stream: kernelCpuPerStream, window_us: windowUs }));
 
     await concurrentPhase(kernel, db, token, 'concurrent', CHUNKS);
     if (STEADY_CHUNKS > 0) await concurrentPhase(kernel, db, token, 'steady', STEADY_CHUNKS);
