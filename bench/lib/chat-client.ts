@@ -8,9 +8,18 @@ export interface StreamResult {
   ended: number;
 }
 
-/** Opens one `POST /api/v1/chat/stream` and reads it to its end. */
+/** Opens one `POST /api/v1/chat/stream` and reads it to its end; a request that fails is a failed stream, with its cause. */
 export async function openChatStream(api: string, token: string, message: string): Promise<StreamResult> {
   const requested = performance.now();
+  try {
+    return await readChatStream(api, token, message, requested);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    return { arrivals: new Map(), ok: false, error: `${(err as Error).message}${cause ? `: ${cause.code ?? cause.message}` : ''}`, requested, ended: performance.now() };
+  }
+}
+
+async function readChatStream(api: string, token: string, message: string, requested: number): Promise<StreamResult> {
   const form = new FormData();
   form.set('message', message);
   form.set('workspace_context', 'false');
