@@ -2,7 +2,7 @@
  * Chat streams: how much a `POST /api/v1/chat/stream` adds to the provider's own first token,
  * and 500 streams open at once on one node.
  *
- *   node --import tsx bench/chat-stream.ts [--sequential 60] [--concurrent 500] [--chunks 20] [--interval 100] [--ramp 2]
+ *   node --import tsx bench/chat-stream.ts [--sequential 60] [--concurrent 500] [--chunks 20] [--interval 100] [--ramp 2] [--steady-chunks 300]
  *
  * The kernel runs detached (`node kernel/main.ts`, PostgreSQL, in-process queue, the work worker
  * at WORKER_WORK_CONCURRENCY = `--slots`, default the concurrent streams: a chat run holds a work slot
@@ -16,98 +16,133 @@
  * seconds, each answered over chunks x interval, so that many are open together: every token's
  * added latency (target: no error, p99 < 50 ms). Memory per open stream = the kernel's peak RSS
  * minus its RSS before, over the streams.
+ *
+ * Then the steady state: as many streams over the same ramp, each `--steady-chunks` tokens long,
+ * so that all of them are open together for a while; the tokens sent while every stream was open
+ * (after the last stream's first token, before the first stream's last) are timed apart, with
+ * the kernel's CPU in that window. `--steady-chunks 0` skips it.
+ *
+ * BENCH_KERNEL_NODE_FLAGS="--cpu-prof --cpu-prof-dir=DIR" profiles the kernel (each phase prints
+ * its `window_us` on the monotonic clock the profile uses: `bench/profile-summary.ts --from --to`);
+ * BENCH_SQL_COUNT=1 counts the kernel's SQL statements per stream of each concurrent phase;
+ * `--root DIR` runs the kernel of another checkout (before/after comparisons; link its node_modules).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { launchKernel } from './lib/kernel-process.ts';
+import { openChatStream, type StreamResult } from './lib/chat-client.ts';
+import { chatProvider } from './lib/chat-provider.ts';
+import { cpuBetween, sampleCpu } from './lib/cpu-sampler.ts';
+import { processCpuMs } from './lib/cpu-usage.ts';
+import { launchKernel, type KernelProcess } from './lib/kernel-process.ts';
 import { stopAll, waitForStatus } from './lib/processes.ts';
 import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
+import { readSqlCounts, sqlPerStream } from './lib/sql-count.ts';
 import { percentile, round } from './lib/stats.ts';
 
-const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' }, slots: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' }, 'steady-chunks': { type: 'string', default: '300' }, slots: { type: 'string' }, root: { type: 'string' } } });
 const SEQUENTIAL = Number(args.sequential);
 const CONCURRENT = Number(args.concurrent);
+const CHUNKS = Number(args.chunks);
+const STEADY_CHUNKS = Number(args['steady-chunks']);
 /** the work worker's slots (WORKER_WORK_CONCURRENCY): a chat run holds one from its start to its end */
 const SLOTS = Number(args.slots ?? Math.min(1024, Math.max(4, CONCURRENT)));
+const SQL_COUNT_FILE = process.env.BENCH_SQL_COUNT ? join(tmpdir(), `bench-chat-sql-${process.pid}.json`) : undefined;
 
-/** per `<marker>#<token index>`: when the provider wrote that token */
-const sentAt = new Map<string, number>();
-
-function provider(chunks: number, intervalMs: number) {
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const body = JSON.parse(raw) as { messages: { role: string; content: unknown }[] };
-      const last = body.messages.filter((m) => m.role === 'user').at(-1);
-      const marker = String(typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content)).match(/m-[a-z0-9-]+/)?.[0] ?? '?';
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-        res.write(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
-      let sent = 0;
-      const next = () => {
-        if (res.destroyed) return;
-        sentAt.set(`${marker}#${sent}`, performance.now());
-        chunk({ content: `tok${sent} ` });
-        if (++sent < chunks) return void setTimeout(next, intervalMs);
-        chunk({}, 'stop');
-        res.end('data: [DONE]\n\n');
-      };
-      next();
-    });
-  });
-}
-
-/** Opens one chat stream; answers when each token's text.delta frame was read, and whether it ended well. */
-async function stream(api: string, token: string, marker: string): Promise<{ arrivals: Map<number, number>; ok: boolean; error?: string; requested: number; ended: number }> {
-  const requested = performance.now();
-  const form = new FormData();
-  form.set('message', `please answer ${marker}`);
-  form.set('workspace_context', 'false');
-  const res = await fetch(`${api}/api/v1/chat/stream`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
-  const arrivals = new Map<number, number>();
-  if (res.status !== 200 || !res.body) return { arrivals, ok: false, error: `status ${res.status}: ${await res.text()}`, requested, ended: performance.now() };
-  let text = '';
-  let scanned = 0;
-  const decoder = new TextDecoder();
-  for await (const part of res.body) {
-    const now = performance.now();
-    text += decoder.decode(part, { stream: true });
-    // a frame may carry several tokens (deltas read in the same event-loop turn go out together)
-    for (const m of text.slice(scanned).matchAll(/event: text\.delta\ndata: (\{.*\})\n\n/g)) {
-      for (const t of (JSON.parse(m[1]) as { text: string }).text.matchAll(/tok(\d+) /g)) if (!arrivals.has(Number(t[1]))) arrivals.set(Number(t[1]), now);
-    }
-    // the next read starts after the last whole frame (a frame split across reads is read again)
-    scanned = Math.max(scanned, text.lastIndexOf('\n\n') + 2);
-  }
-  const ended = text.includes('event: message.end') && !text.includes('event: error');
-  return { arrivals, ok: ended, error: ended ? undefined : text.slice(-300), requested, ended: performance.now() };
-}
+const provider = chatProvider(CHUNKS, Number(args.interval));
+const sentAt = provider.sentAt;
 
 function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 }
 
-/** CPU time (user + system) of a process so far, in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+const pcts = (v: number[], digits = 3) => (v.length ? { p50: round(percentile(v, 50), digits), p99: round(percentile(v, 99), digits), deltas: v.length } : null);
+
+type Opened = StreamResult & { marker: string; chunks: number };
+
+/** `CONCURRENT` streams of `chunks` tokens opened over the ramp; what they measured, and the kernel's CPU and memory meanwhile. */
+async function concurrentPhase(kernel: KernelProcess, db: string, token: string, phase: string, chunks: number): Promise<void> {
+  const pid = kernel.proc.pgid;
+  const sqlBefore = SQL_COUNT_FILE ? await readSqlCounts(pid, SQL_COUNT_FILE) : undefined;
+  const idle = rssKiB(pid);
+  let peak = idle;
+  const rss = setInterval(() => (peak = Math.max(peak, rssKiB(pid))), 100);
+  const cpu = sampleCpu(pid, db);
+  const windowUs = [monotonicUs()];
+  const started = performance.now();
+  const benchCpu = process.cpuUsage();
+  const rampMs = Number(args.ramp) * 1000;
+  const results: Opened[] = await Promise.all(Array.from({ length: CONCURRENT }, async (_, i) => {
+    await new Promise((r) => setTimeout(r, (rampMs * i) / CONCURRENT));
+    const marker = `m-${phase.slice(0, 3)}${i}`;
+    return { ...(await openChatStream(kernel.apiUrl, token, `please answer ${marker} n=${chunks}`)), marker, chunks };
+  }));
+  const ended = performance.now();
+  windowUs.push(monotonicUs());
+  clearInterval(rss);
+  const samples = cpu.stop();
+  const bench = process.cpuUsage(benchCpu);
+  const sqlAfter = SQL_COUNT_FILE ? await readSqlCounts(pid, SQL_COUNT_FILE) : undefined;
+
+  const ok = results.filter((r) => r.ok);
+  const errors = results.filter((r) => !r.ok).map((r) => r.error);
+  const sent = (r: Opened, i: number) => sentAt.get(`${r.marker}#${i}`)!;
+  const timed = ok.flatMap((r) => [...r.arrivals].map(([i, at]) => ({ sent: sent(r, i), added: at - sent(r, i) })));
+  const rampEnd = started + rampMs;
+  // every stream open: after the last stream's first token, before the first stream's last one
+  const allOpen = ok.length === results.length && ok.length > 0 ? { from: Math.max(...ok.map((r) => sent(r, 0))), to: Math.min(...ok.map((r) => sent(r, r.chunks - 1))) } : undefined;
+  const steady = allOpen && allOpen.to > allOpen.from ? timed.filter((x) => x.sent >= allOpen.from && x.sent <= allOpen.to) : [];
+  const kernelMs = cpuBetween(samples, started, ended, 'process');
+  const postgresMs = cpuBetween(samples, started, ended, 'postgres');
+  const wallMs = ended - started;
+  const fromRequest = (f: (r: Opened) => number) => {
+    const v = ok.map(f).filter(Number.isFinite);
+    return v.length ? { p50: round(percentile(v, 50), 1), p99: round(percentile(v, 99), 1), max: round(Math.max(...v), 1) } : null;
+  };
+  const steadyFigures = () => {
+    if (!allOpen || allOpen.to <= allOpen.from) return { seconds: 0, note: 'the streams never were all open at once (longer --steady-chunks)' };
+    const ms = allOpen.to - allOpen.from;
+    const kernelIn = cpuBetween(samples, allOpen.from, allOpen.to, 'process');
+    return {
+      seconds: round(ms / 1000), open_streams: ok.length, added_delta_ms: pcts(steady.map((x) => x.added)),
+      kernel_pct_of_a_core: round((kernelIn / ms) * 100), kernel_cpu_ms_per_delta: round(kernelIn / Math.max(1, steady.length), 3),
+      postgres_pct_of_a_core: round((cpuBetween(samples, allOpen.from, allOpen.to, 'postgres') / ms) * 100),
+    };
+  };
+  console.log(JSON.stringify({
+    phase, streams: CONCURRENT, tokens_per_stream: chunks, failed: errors.length, first_error: errors[0] ?? null, seconds: round(wallMs / 1000),
+    added_delta_ms: pcts(timed.map((x) => x.added)),
+    added_delta_after_ramp_ms: pcts(timed.filter((x) => x.sent > rampEnd).map((x) => x.added)),
+    all_streams_open: steadyFigures(),
+    from_request_ms: {
+      provider_first_token: fromRequest((r) => sent(r, 0) - r.requested),
+      first_delta: fromRequest((r) => r.arrivals.get(0)! - r.requested),
+      whole_stream: fromRequest((r) => r.ended - r.requested),
+      whole_stream_less_provider: fromRequest((r) => r.ended - r.requested - (sent(r, r.chunks - 1) - sent(r, 0))),
+    },
+    work_slots: SLOTS,
+    cpu: { kernel_pct_of_a_core: round((kernelMs / wallMs) * 100), postgres_backends_pct_of_a_core: round((postgresMs / wallMs) * 100), bench_process_pct_of_a_core: round(((bench.user + bench.system) / 1000 / wallMs) * 100) },
+    kernel_cpu_ms: { total: round(kernelMs), per_stream: round(kernelMs / CONCURRENT, 2), per_delta: round(kernelMs / Math.max(1, timed.length), 3) },
+    postgres_cpu_ms_per_stream: round(postgresMs / CONCURRENT, 2),
+    kernel_rss_mib: { idle: round(idle / 1024), peak: round(peak / 1024) }, kib_per_open_stream: round((peak - idle) / CONCURRENT, 1),
+    window_us: windowUs,
+  }));
+  if (sqlBefore && sqlAfter) console.log(JSON.stringify({ phase, sql_per_stream: sqlPerStream(sqlBefore, sqlAfter, CONCURRENT) }));
 }
 
 async function main(): Promise<void> {
-  const server = provider(Number(args.chunks), Number(args.interval));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const providerUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  await new Promise<void>((r) => provider.server.listen(0, '127.0.0.1', r));
+  const providerUrl = `http://127.0.0.1:${(provider.server.address() as AddressInfo).port}/v1`;
   const db = `bench_chat_${process.pid}`;
   createDatabase(db);
   const dataDir = mkdtempSync(join(tmpdir(), 'wao-bench-chat-'));
+  const nodeFlags = [...(process.env.BENCH_KERNEL_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(SQL_COUNT_FILE ? ['--import', join(import.meta.dirname, 'lib', 'sql-count.ts')] : [])];
   const kernel = await launchKernel({
-    via: 'node', dataDir, logFile: join(dataDir, 'kernel.log'), nodeFlags: process.env.BENCH_KERNEL_NODE_FLAGS?.split(' ').filter(Boolean),
-    env: { DATABASE_URL: databaseUrl(db), ADMIN_PASSWORD: 'bench-password-0123', MODEL_BASE_URL_ALLOW: '127.0.0.1', WORKER_WORK_CONCURRENCY: String(SLOTS), DATABASE_POOL_MAX: '20' },
+    via: 'node', dataDir, logFile: join(dataDir, 'kernel.log'), nodeFlags, root: args.root,
+    env: { DATABASE_URL: databaseUrl(db), ADMIN_PASSWORD: 'bench-password-0123', MODEL_BASE_URL_ALLOW: '127.0.0.1', WORKER_WORK_CONCURRENCY: String(SLOTS), DATABASE_POOL_MAX: '20', ...(SQL_COUNT_FILE ? { BENCH_SQL_COUNT_FILE: SQL_COUNT_FILE } : {}) },
   });
   try {
     await waitForStatus(`${kernel.apiUrl}/health/ready`, 200, { proc: kernel.proc, timeoutMs: 120_000 });
@@ -116,69 +151,39 @@ async function main(): Promise<void> {
     const key = await fetch(`${kernel.apiUrl}/api/v1/api-keys`, { method: 'POST', headers: { 'content-type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'bench', provider: 'openai_compatible', base_url: providerUrl, api_key: 'bench-key-0123', default_model: 'bench', is_default: true }) });
     if (key.status !== 201) throw new Error(`key: ${key.status} ${await key.text()}`);
 
-    for (let i = 0; i < 5; i++) await stream(kernel.apiUrl, token, `m-warm${i}`);
+    for (let i = 0; i < 5; i++) await openChatStream(kernel.apiUrl, token, `please answer m-warm${i}`);
     const added: number[] = [];
     const firstFromRequest: number[] = [];
     let failed = 0;
+    const windowUs = [monotonicUs()];
+    const sequentialCpu = processCpuMs(kernel.proc.pgid);
     for (let i = 0; i < SEQUENTIAL; i++) {
       const marker = `m-seq${i}`;
-      const r = await stream(kernel.apiUrl, token, marker);
+      const r = await openChatStream(kernel.apiUrl, token, `please answer ${marker}`);
       if (!r.ok || !r.arrivals.has(0)) failed++;
       else {
         added.push(r.arrivals.get(0)! - sentAt.get(`${marker}#0`)!);
         firstFromRequest.push(r.arrivals.get(0)! - r.requested);
       }
     }
-    console.log(JSON.stringify({ phase: 'one at a time', streams: SEQUENTIAL, failed, added_first_delta_ms: { p50: round(percentile(added, 50), 3), p99: round(percentile(added, 99), 3) }, first_delta_from_request_ms: { p50: round(percentile(firstFromRequest, 50), 3), p99: round(percentile(firstFromRequest, 99), 3) } }));
+    windowUs.push(monotonicUs());
+    // one stream at a time: its CPU without the queueing of many (the steadiest per-stream figure)
+    const kernelCpuPerStream = round((processCpuMs(kernel.proc.pgid) - sequentialCpu) / Math.max(1, SEQUENTIAL), 2);
+    console.log(JSON.stringify({ phase: 'one at a time', streams: SEQUENTIAL, failed, added_first_delta_ms: pcts(added), first_delta_from_request_ms: pcts(firstFromRequest), kernel_cpu_ms_per_stream: kernelCpuPerStream, window_us: windowUs }));
 
-    const idle = rssKiB(kernel.proc.pgid);
-    let peak = idle;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(kernel.proc.pgid))), 100);
-    const started = performance.now();
-    const cpu = { kernel: cpuMs(kernel.proc.pgid), bench: process.cpuUsage() };
-    const rampMs = Number(args.ramp) * 1000;
-    const results = await Promise.all(Array.from({ length: CONCURRENT }, async (_, i) => {
-      await new Promise((r) => setTimeout(r, (rampMs * i) / CONCURRENT));
-      return { ...(await stream(kernel.apiUrl, token, `m-par${i}`)), marker: `m-par${i}` };
-    }));
-    clearInterval(sampler);
-    const wallMs = performance.now() - started;
-    const benchCpu = process.cpuUsage(cpu.bench);
-    const kernelCpuMs = cpuMs(kernel.proc.pgid) - cpu.kernel;
-    const busy = { kernel_pct_of_a_core: round((kernelCpuMs / wallMs) * 100), bench_process_pct_of_a_core: round(((benchCpu.user + benchCpu.system) / 1000 / wallMs) * 100) };
-    const ok = results.filter((r) => r.ok);
-    const rampEnd = started + rampMs;
-    const timed = ok.flatMap((r) => [...r.arrivals].map(([i, at]) => ({ sent: sentAt.get(`${r.marker}#${i}`)!, added: at - sentAt.get(`${r.marker}#${i}`)! })));
-    const addedParallel = timed.map((x) => x.added);
-    // tokens sent once every stream was open: streaming alone, without the openings' work
-    const afterRamp = timed.filter((x) => x.sent > rampEnd).map((x) => x.added);
-    const errors = results.filter((r) => !r.ok).map((r) => r.error);
-    // from the request: the time before the provider's first token (HTTP, stores, the run's start,
-    // its wait for a work slot, the model call's set-up), the first text.delta, the whole stream
-    const lastToken = Number(args.chunks) - 1;
-    const fromRequest = (f: (r: (typeof ok)[number]) => number) => {
-      const v = ok.map(f).filter(Number.isFinite);
-      return { p50: round(percentile(v, 50), 1), p99: round(percentile(v, 99), 1), max: round(Math.max(...v), 1) };
-    };
-    console.log(JSON.stringify({
-      phase: 'concurrent', streams: CONCURRENT, failed: errors.length, first_error: errors[0] ?? null, seconds: round((performance.now() - started) / 1000),
-      added_delta_ms: { p50: round(percentile(addedParallel, 50), 3), p99: round(percentile(addedParallel, 99), 3), deltas: addedParallel.length },
-      added_delta_after_ramp_ms: { p50: round(percentile(afterRamp, 50), 3), p99: round(percentile(afterRamp, 99), 3), deltas: afterRamp.length },
-      from_request_ms: {
-        provider_first_token: fromRequest((r) => sentAt.get(`${r.marker}#0`)! - r.requested),
-        first_delta: fromRequest((r) => r.arrivals.get(0)! - r.requested),
-        whole_stream: fromRequest((r) => r.ended - r.requested),
-        whole_stream_less_provider: fromRequest((r) => r.ended - r.requested - (sentAt.get(`${r.marker}#${lastToken}`)! - sentAt.get(`${r.marker}#0`)!)),
-      },
-      work_slots: SLOTS,
-      cpu: busy, kernel_cpu_ms: { total: round(kernelCpuMs), per_stream: round(kernelCpuMs / CONCURRENT, 2), per_delta: round(kernelCpuMs / Math.max(1, addedParallel.length), 3) },
-      kernel_rss_mib: { idle: round(idle / 1024), peak: round(peak / 1024) }, kib_per_open_stream: round((peak - idle) / CONCURRENT, 1),
-    }));
+    await concurrentPhase(kernel, db, token, 'concurrent', CHUNKS);
+    if (STEADY_CHUNKS > 0) {
+      // the server closes the previous phase's idle keep-alive connections (5 s) before this one
+      // opens streams: a POST on a connection closed under it fails with EPIPE, a client's race
+      await new Promise((r) => setTimeout(r, 6_000));
+      await concurrentPhase(kernel, db, token, 'steady', STEADY_CHUNKS);
+    }
   } finally {
     await stopAll();
-    server.close();
+    provider.server.close();
     dropDatabase(db);
     rmSync(dataDir, { recursive: true, force: true });
+    if (SQL_COUNT_FILE) rmSync(SQL_COUNT_FILE, { force: true });
   }
 }
 

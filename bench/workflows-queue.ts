@@ -25,7 +25,7 @@ import { startKernel, type Kernel } from '../kernel/bootstrap.ts';
 import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { mean, percentile, round } from './lib/stats.ts';
 import { EngineProfile } from '../plugins/workflows/engine/profile.ts';
-import type { FlushStats } from '../plugins/workflows/store/group-commit.ts';
+import type { FlushStats } from '../kernel/db/group-commit.ts';
 import { newRunOf } from '../plugins/workflows/run-launch.ts';
 import type { WorkflowsService } from '../plugins/workflows/service.ts';
 import { referenceLoop } from './workflows-queue-reference.ts';

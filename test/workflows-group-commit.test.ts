@@ -1,5 +1,5 @@
 import test from 'ava';
-import { GroupCommit } from '../plugins/workflows/store/group-commit.ts';
+import { GroupCommit } from '../kernel/db/group-commit.ts';
 
 /**
  * A writer whose statements are released by hand, recording what went to the "database".

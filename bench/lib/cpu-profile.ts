@@ -10,6 +10,7 @@ interface ProfileNode {
 }
 
 interface CpuProfile {
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -62,7 +63,13 @@ function share(map: Map<string, number>, busyMs: number, limit: number): TimeSha
     .map(([key, ms]) => ({ key, ms: Math.round(ms), percent: Math.round((ms / busyMs) * 1000) / 10 }));
 }
 
-export function summarizeProfile(file: string, root: string, limit = 25): ProfileSummary {
+/** Only the samples taken between two instants (microseconds of the monotonic clock V8 stamps a profile with). */
+export interface ProfileWindow {
+  fromUs: number;
+  toUs: number;
+}
+
+export function summarizeProfile(file: string, root: string, limit = 25, window?: ProfileWindow): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -73,8 +80,11 @@ export function summarizeProfile(file: string, root: string, limit = 25): Profil
   const area = new Map<string, number>();
   let idleUs = 0;
   let allUs = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     const us = profile.timeDeltas[i] ?? 0;
+    at += us;
+    if (window && (at < window.fromUs || at > window.toUs)) return;
     allUs += us;
     const node = byId.get(id)!;
     if (node.callFrame.functionName === IDLE) {

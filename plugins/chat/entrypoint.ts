@@ -1,7 +1,8 @@
 import type { Context } from 'moleculer';
 import { WORKFLOWS_START_CHAT_RUN_ACTION, type ChatEntrypoint } from '../../kernel/nodes/durable.ts';
 import { asCaller } from './runs.ts';
-import { insertMessage, type Caller, type ConversationRow } from './store.ts';
+import { addMessage } from './message-writes.ts';
+import type { Caller, ConversationRow } from './store.ts';
 import { storeUserMessage, type Turn, type TurnRequest } from './user-message.ts';
 import type { ChatService } from './service.ts';
 
@@ -26,7 +27,7 @@ export async function entrypointTurn(svc: ChatService, ctx: Context, who: Caller
   const trigger = { reason: 'chat', message: req.message, conversation_id: conv.id, workspace_id: target.workspaceId, user_id: who.id, history: target.history, files };
   // after the commit, never inside it: the run's writes go through another connection
   const started = await ctx.call<{ run_id: string; seq: number }, unknown>(WORKFLOWS_START_CHAT_RUN_ACTION, { binding_id: target.entrypoint.binding_id, trigger, watch: true }, asCaller(who));
-  const assistant = await insertMessage(svc.db, {
+  const assistant = await addMessage(svc.sql, {
     entity_id: who.entity_id, conversation_id: conv.id, user_id: null, role: 'assistant', content: '', run_id: started.run_id, workflow_id: target.entrypoint.workflow_id, start_seq: started.seq ?? 0, status: 'streaming',
   });
   return { conversation: conv, user, assistant, run_id: started.run_id, after: started.seq ?? 0 };

@@ -1,6 +1,6 @@
-import type { ServiceBroker } from 'moleculer';
 import type { Sequelize } from 'sequelize';
 import { settleFromRun } from './runs.ts';
+import type { ChatService } from './service.ts';
 import { leaveToRelay } from './relay.ts';
 import { insertMessage, lastOfRun, streamingOfRun, takePending, type MessageRow } from './store.ts';
 
@@ -21,14 +21,14 @@ export interface ChatOutcome {
  * events, unless a live stream or a waiting request already did, or a live stream on this node
  * will (relay.ts leaveToRelay). This is what settles the reply of a client that went away.
  */
-export async function settleOutcome(broker: ServiceBroker, db: Sequelize, o: ChatOutcome): Promise<void> {
+export async function settleOutcome(svc: Pick<ChatService, 'broker' | 'db' | 'sql'>, o: ChatOutcome): Promise<void> {
   if (!o.conversation_id) return;
   const who = { id: o.owner_id ?? 'system', entity_id: o.entity_id };
-  const message = (await streamingOfRun(db, o.run_id)) ?? (o.kind === 'workflow' ? await continuedElsewhere(db, o) : undefined);
+  const message = (await streamingOfRun(svc.sql, o.run_id)) ?? (o.kind === 'workflow' ? await continuedElsewhere(svc.db, o) : undefined);
   if (!message || message.entity_id !== o.entity_id || message.conversation_id !== o.conversation_id) return;
   // a live stream on this node settles it at its end (or when its client leaves first)
   if (leaveToRelay(message.id)) return;
-  await settleFromRun(broker, db, who, message);
+  await settleFromRun(svc.broker, svc.sql, who, message);
 }
 
 /**

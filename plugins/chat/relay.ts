@@ -62,9 +62,9 @@ export function relayRun(svc: ChatService, ctx: Context, who: Caller, message: M
     }
     if (sse.ended()) return; // the client went away: the run's outcome settles the message
     const settlement = await settlementOf(svc.broker, who, runId, segment);
+    const latest = async () => (await getMessage(svc.sql, message.id)) ?? message;
     // a reader that joined mid-segment saw only part of it: the whole segment is read again
-    const latest = (await getMessage(svc.db, message.id)) ?? message;
-    const stored = !settlement ? latest : after <= (message.start_seq ?? 0) ? ((await settleMessage(svc.db, message.id, settlement)) ?? latest) : await settleFromRun(svc.broker, svc.db, who, latest);
+    const stored = !settlement ? await latest() : after <= (message.start_seq ?? 0) ? ((await settleMessage(svc.sql, message.id, settlement)) ?? message) : await settleFromRun(svc.broker, svc.sql, who, await latest());
     settled = settlement !== undefined;
     sse.send({ type: 'message.end', data: { message_id: stored.id, text: stored.content, status: stored.status, usage: stored.usage ?? { input_tokens: 0, output_tokens: 0 } } });
     sse.end();
@@ -79,8 +79,8 @@ export function relayRun(svc: ChatService, ctx: Context, who: Caller, message: M
       if (!relays.size && relaying.get(message.id) === relays) relaying.delete(message.id);
       // the run's outcome was left to this relay, which did not get to settle: settle as it would have
       if (watch.outcomeLeft && !settled) {
-        void getMessage(svc.db, message.id)
-          .then((latest) => latest && settleFromRun(svc.broker, svc.db, who, latest))
+        void getMessage(svc.sql, message.id)
+          .then((latest) => latest && settleFromRun(svc.broker, svc.sql, who, latest))
           .catch((err: Error) => svc.logger.warn({ err, run_id: runId }, 'could not settle a chat reply whose stream ended early'));
       }
     });

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ServiceBroker } from 'moleculer';
-import type { Sequelize } from 'sequelize';
+import type { PooledSql } from '../../kernel/db/pooled-sql.ts';
 import { readNdjsonStream } from '../../kernel/ndjson-stream.ts';
 import { WORKFLOWS_INTERRUPT_EVENT } from '../../kernel/nodes/durable.ts';
 import { RunSegment, type RunLine } from './frames.ts';
@@ -53,7 +53,7 @@ export function interruptRun(broker: ServiceBroker, runId: string, reason: strin
  * `start_seq`, to the run's end or pause). Answers the message as stored afterwards; unchanged
  * when the run does not end within the bound (another writer settles it later).
  */
-export async function settleFromRun(broker: ServiceBroker, db: Sequelize, who: Caller, message: MessageRow): Promise<MessageRow> {
+export async function settleFromRun(broker: ServiceBroker, sql: PooledSql, who: Caller, message: MessageRow): Promise<MessageRow> {
   if (message.status !== 'streaming' || !message.run_id) return message;
   const segment = new RunSegment(message.run_id, message.workflow_id ?? null);
   const { lines, close } = await runLines(broker, who, message.run_id, message.start_seq ?? 0);
@@ -72,7 +72,7 @@ export async function settleFromRun(broker: ServiceBroker, db: Sequelize, who: C
   }
   const settlement = await settlementOf(broker, who, message.run_id, segment);
   if (!settlement) return message;
-  return (await settleMessage(db, message.id, settlement)) ?? message;
+  return (await settleMessage(sql, message.id, settlement)) ?? message;
 }
 
 /** What a segment's message settles to; a workflow run whose steps said nothing answers with its output. */

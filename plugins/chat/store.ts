@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { PooledSql } from '../../kernel/db/pooled-sql.ts';
 import { validate as isUuid } from 'uuid';
 import { ERRORS } from '../../kernel/errors/catalogue.ts';
 import { newId } from '../../kernel/tenancy/ids.ts';
@@ -71,22 +72,10 @@ const select = <T extends object>(db: Sequelize, sql: string, bind: unknown[], t
 const notFound = (id: string) => ERRORS.NOT_FOUND(`No conversation with id '${id}'.`, { resource: 'conversation', id });
 
 /** The caller's conversation: their own direct one, or a workspace thread of their entity; else 404. */
-export async function findConversation(db: Sequelize, who: Caller, id: string, transaction?: Transaction): Promise<ConversationRow> {
+export async function findConversation(db: Sequelize, who: Caller, id: string): Promise<ConversationRow> {
   if (!isUuid(id)) throw notFound(id);
-  const [row] = await select<ConversationRow>(db, `SELECT * FROM chat_conversations WHERE id = $1 AND entity_id = $2 AND (kind = 'workspace' OR user_id = $3)${transaction ? ' FOR UPDATE' : ''}`, [id.toLowerCase(), who.entity_id, who.id], transaction);
+  const [row] = await select<ConversationRow>(db, "SELECT * FROM chat_conversations WHERE id = $1 AND entity_id = $2 AND (kind = 'workspace' OR user_id = $3)", [id.toLowerCase(), who.entity_id, who.id]);
   if (!row) throw notFound(id);
-  return row;
-}
-
-export async function createConversation(db: Sequelize, who: Caller, fields: { workspace_id: string | null; agent_id: string | null; title: string }, transaction?: Transaction): Promise<ConversationRow> {
-  const now = new Date();
-  const [row] = await select<ConversationRow>(
-    db,
-    `INSERT INTO chat_conversations (id, entity_id, user_id, workspace_id, agent_id, kind, title, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'direct', $6, $7, $7) RETURNING *`,
-    [newId(), who.entity_id, who.id, fields.workspace_id, fields.agent_id, fields.title, now],
-    transaction,
-  );
   return row;
 }
 
@@ -163,8 +152,8 @@ export async function streamingMessage(db: Sequelize, conversationId: string): P
   return (await select<MessageRow>(db, "SELECT * FROM chat_messages WHERE conversation_id = $1 AND status = 'streaming'", [conversationId]))[0];
 }
 
-export async function getMessage(db: Sequelize, id: string): Promise<MessageRow | undefined> {
-  return (await select<MessageRow>(db, 'SELECT * FROM chat_messages WHERE id = $1', [id]))[0];
+export async function getMessage(sql: PooledSql, id: string): Promise<MessageRow | undefined> {
+  return sql.one<MessageRow>('SELECT * FROM chat_messages WHERE id = $1', [id], 'chat_get_message');
 }
 
 /** The assistant message of a run the caller may see (their conversation's): the streaming one, else the latest. */
@@ -180,8 +169,8 @@ export async function runMessage(db: Sequelize, who: Caller, runId: string): Pro
   return row;
 }
 
-export async function streamingOfRun(db: Sequelize, runId: string): Promise<MessageRow | undefined> {
-  return (await select<MessageRow>(db, "SELECT * FROM chat_messages WHERE run_id = $1 AND status = 'streaming'", [runId]))[0];
+export async function streamingOfRun(sql: PooledSql, runId: string): Promise<MessageRow | undefined> {
+  return sql.one<MessageRow>("SELECT * FROM chat_messages WHERE run_id = $1 AND status = 'streaming'", [runId], 'chat_streaming_of_run');
 }
 
 /** The latest assistant message of a run, and whether its conversation still waits on that run. */
@@ -206,19 +195,19 @@ export interface Settlement {
 /**
  * Settles a streaming assistant message, exactly once: the first of its writers (the live
  * stream, the reply wait, the run's outcome) wins and the others read what it wrote. A pause
- * becomes the conversation's pending request in the same transaction.
+ * becomes the conversation's pending request in the same statement.
  */
-export async function settleMessage(db: Sequelize, messageId: string, s: Settlement): Promise<MessageRow | undefined> {
-  return db.transaction(async (transaction) => {
-    const [row] = await select<MessageRow>(
-      db,
-      `UPDATE chat_messages SET content = $2, status = $3, usage = $4, pause = $5, error = $6, updated_at = now()
-       WHERE id = $1 AND status = 'streaming' RETURNING *`,
-      [messageId, s.content, s.status, JSON.stringify(s.usage), s.pause ? JSON.stringify(s.pause) : null, s.error ? JSON.stringify(s.error) : null],
-      transaction,
-    );
-    if (!row) return (await select<MessageRow>(db, 'SELECT * FROM chat_messages WHERE id = $1', [messageId], transaction))[0];
-    await setPending(db, row.conversation_id, s.pause, transaction);
-    return row;
-  });
+export async function settleMessage(sql: PooledSql, messageId: string, s: Settlement): Promise<MessageRow | undefined> {
+  const row = await sql.one<MessageRow>(
+    `WITH m AS (
+       UPDATE chat_messages SET content = $2, status = $3, usage = $4, pause = $5, error = $6, updated_at = now()
+        WHERE id = $1 AND status = 'streaming' RETURNING *
+     ), c AS (
+       UPDATE chat_conversations SET pending = $5, updated_at = now() WHERE id = (SELECT conversation_id FROM m)
+     )
+     SELECT * FROM m`,
+    [messageId, s.content, s.status, JSON.stringify(s.usage), s.pause ? JSON.stringify(s.pause) : null, s.error ? JSON.stringify(s.error) : null],
+    'chat_settle_message',
+  );
+  return row ?? getMessage(sql, messageId);
 }

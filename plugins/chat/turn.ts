@@ -5,6 +5,7 @@ import { WORKFLOWS_CHAT_ENTRYPOINT_ACTION, WORKFLOWS_DECIDE_ACTION, WORKFLOWS_ST
 import { entrypointTurn } from './entrypoint.ts';
 import { storeUserMessage, titleOf, type Turn, type TurnRequest } from './user-message.ts';
 import { CHAT_ERR } from './errors.ts';
+import { addMessage } from './message-writes.ts';
 import { agentPrompt, historyOf } from './prompt.ts';
 import { asCaller, awaitRun, runStopped, settleFromRun } from './runs.ts';
 import {
@@ -23,7 +24,7 @@ async function assertIdle(svc: ChatService, who: Caller, conversation: Conversat
   const streaming = await streamingMessage(svc.db, conversation.id);
   if (!streaming?.run_id) return;
   const run = await awaitRun(svc.broker, who, streaming.run_id, 0);
-  if (runStopped(run)) await settleFromRun(svc.broker, svc.db, who, streaming);
+  if (runStopped(run)) await settleFromRun(svc.broker, svc.sql, who, streaming);
   if ((await streamingMessage(svc.db, conversation.id))?.id === streaming.id) {
     throw CHAT_ERR.BUSY('The agent is still answering the previous message; wait for it (or follow its stream) before sending another.', { run_id: streaming.run_id });
   }
@@ -149,7 +150,7 @@ export async function takeTurn(svc: ChatService, ctx: Context, who: Caller, req:
       },
       opts,
     );
-    const assistant = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conv.id, user_id: null, role: 'assistant', content: '', run_id: started.run_id, start_seq: started.seq ?? 0, status: 'streaming' });
+    const assistant = await addMessage(svc.sql, { entity_id: who.entity_id, conversation_id: conv.id, user_id: null, role: 'assistant', content: '', run_id: started.run_id, start_seq: started.seq ?? 0, status: 'streaming' });
     return { conversation: conv, user, assistant, run_id: started.run_id, after: started.seq ?? 0 };
   }
 }

@@ -1,6 +1,5 @@
-import {
-  createConversation, findConversation, insertMessage, type Caller, type ConversationRow, type MessageRow, type StoredFile,
-} from './store.ts';
+import { addUserMessage, startConversation } from './message-writes.ts';
+import type { Caller, ConversationRow, MessageRow, StoredFile } from './store.ts';
 import type { ChatService } from './service.ts';
 
 export interface TurnRequest {
@@ -21,15 +20,12 @@ export interface Turn {
   after: number;
 }
 
-/** The user's message, stored in the conversation (made now when new) in one transaction. */
+/** The user's message, stored in the conversation (made now when new) by one statement. */
 export async function storeUserMessage(svc: ChatService, who: Caller, req: TurnRequest, conversation: ConversationRow | undefined, workspaceId: string | null, agentId: string | null): Promise<{ conv: ConversationRow; user: MessageRow }> {
-  return svc.db.transaction(async (transaction) => {
-    const conv = conversation
-      ? await findConversation(svc.db, who, conversation.id, transaction)
-      : await createConversation(svc.db, who, { workspace_id: workspaceId, agent_id: agentId, title: titleOf(req.message) }, transaction);
-    const user = await insertMessage(svc.db, { entity_id: who.entity_id, conversation_id: conv.id, user_id: who.id, role: 'user', content: req.message, files: req.files, run_id: null, start_seq: null, status: 'complete' }, transaction);
-    return { conv, user };
-  });
+  const message = { entity_id: who.entity_id, user_id: who.id, role: 'user' as const, content: req.message, files: req.files, run_id: null, start_seq: null, status: 'complete' as const };
+  if (conversation) return { conv: conversation, user: await addUserMessage(svc.sql, who, conversation.id, message) };
+  const made = await startConversation(svc.sql, who, { workspace_id: workspaceId, agent_id: agentId, title: titleOf(req.message) }, message);
+  return { conv: made.conversation, user: made.message };
 }
 
 /** A conversation's title: its first message on one line, cut at 80 characters. */

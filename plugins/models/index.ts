@@ -1,5 +1,7 @@
 import type { ServiceSchema } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
+import { pooledSql } from '../../kernel/db/pooled-sql.ts';
+import { usageWrites } from './usage-writes.ts';
 import { loadSecretKey } from '../../kernel/secrets/secret-key.ts';
 import { sealedBox } from '../../kernel/secrets/sealed-box.ts';
 import { defineModelsModels } from './model.ts';
@@ -36,6 +38,8 @@ export default {
     const kernel = kernelOf(this.broker);
     const env = kernel.config.env;
     this.models = defineModelsModels(kernel.db);
+    this.sql = pooledSql(kernel.db, { namedStatements: !kernel.config.embedded.database });
+    this.usage = usageWrites(this.sql);
     const secret = loadSecretKey(env);
     this.box = sealedBox(secret.material, SEAL_PURPOSE);
     if (secret.source === 'generated') this.logger.info({ path: secret.path, key_id: this.box.keyId }, 'generated the secret key for stored credentials (set SECRET_KEY to share it between nodes)');

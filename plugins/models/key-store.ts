@@ -6,7 +6,7 @@ import { entityOf } from '../../kernel/tenancy/identity.ts';
 import { tenantRepo } from '../../kernel/tenancy/repo.ts';
 import { SealedBoxError } from '../../kernel/secrets/sealed-box.ts';
 import { MODELS_ERR } from './errors.ts';
-import type { ApiKeyRow } from './model.ts';
+import type { ApiKeyAttributes, ApiKeyRow } from './model.ts';
 import { sealContext, type ModelsService } from './service.ts';
 
 /**
@@ -60,12 +60,17 @@ export async function promoteOldest(svc: ModelsService, entityId: string, transa
 
 /**
  * The key a model call uses: the one named (404 if it is not the caller's) or the entity's
- * default (MODELS_ERR_NO_KEY when there is none).
+ * default (MODELS_ERR_NO_KEY when there is none). A plain row, read on the pooled connections:
+ * every model call reads its key.
  */
-export async function pickKey(svc: ModelsService, ctx: Context, apiKeyId: string | undefined): Promise<ApiKeyRow> {
-  if (apiKeyId) return loadKey(svc, ctx, apiKeyId);
+export async function pickKey(svc: ModelsService, ctx: Context, apiKeyId: string | undefined): Promise<ApiKeyAttributes> {
   const entityId = entityOf(ctx);
-  const row = await svc.models.ApiKey.findOne({ where: { entity_id: entityId, is_default: true } });
+  if (apiKeyId) {
+    const named = isUuid(apiKeyId) ? await svc.sql.one<ApiKeyAttributes>('SELECT * FROM model_api_keys WHERE entity_id = $1 AND id = $2', [entityId, apiKeyId], 'models_key_by_id') : undefined;
+    if (!named) throw ERRORS.NOT_FOUND(`No api key with id '${apiKeyId}'.`, { resource: 'api key', id: apiKeyId });
+    return named;
+  }
+  const row = await svc.sql.one<ApiKeyAttributes>('SELECT * FROM model_api_keys WHERE entity_id = $1 AND is_default', [entityId], 'models_default_key');
   if (!row) {
     throw MODELS_ERR.NO_KEY('The entity has no default model provider key: add one with POST /api/v1/api-keys (the first key becomes the default), or pass api_key_id.', { field: 'api_key_id' });
   }
@@ -73,7 +78,7 @@ export async function pickKey(svc: ModelsService, ctx: Context, apiKeyId: string
 }
 
 /** The raw key of a row; a clear 409 when it was sealed under another SECRET_KEY (or altered). */
-export function openKey(svc: ModelsService, row: ApiKeyRow): string {
+export function openKey(svc: ModelsService, row: Pick<ApiKeyAttributes, 'id' | 'entity_id' | 'name' | 'sealed_key'>): string {
   try {
     return svc.box.open(row.sealed_key, sealContext(row.entity_id, row.id));
   } catch (err) {
@@ -87,6 +92,6 @@ export function openKey(svc: ModelsService, row: ApiKeyRow): string {
 }
 
 /** Stamps the key as used now (does not count as an update of the key). */
-export async function touchLastUsed(svc: ModelsService, row: ApiKeyRow): Promise<void> {
-  await svc.models.ApiKey.update({ last_used_at: new Date() }, { where: { entity_id: row.entity_id, id: row.id }, silent: true });
+export async function touchLastUsed(svc: ModelsService, row: Pick<ApiKeyAttributes, 'id' | 'entity_id'>): Promise<void> {
+  await svc.usage.stamp({ entity_id: row.entity_id, id: row.id, at: new Date() });
 }

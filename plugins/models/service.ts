@@ -1,12 +1,18 @@
 import type { ActionSchema, Service } from 'moleculer';
+import type { PooledSql } from '../../kernel/db/pooled-sql.ts';
 import type { ActionDocKeys, RestDeclaration } from '../../kernel/openapi/types.ts';
 import type { SealedBox } from '../../kernel/secrets/sealed-box.ts';
 import type { AddressPolicy } from '../../kernel/net/address-policy.ts';
 import type { ModelsModels } from './model.ts';
+import type { UsageWrites } from './usage-writes.ts';
 
 /** The service instance the actions run on: `created()` sets these. */
 export interface ModelsService extends Service {
   models: ModelsModels;
+  /** the statements of every model call (its key, the stamp, the usage row) on the pooled connections */
+  sql: PooledSql;
+  /** usage rows and key stamps, group-committed */
+  usage: UsageWrites;
   /** seals and opens raw keys (purpose `model-api-keys`) */
   box: SealedBox;
   providers: {

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'moleculer';
 import { kernelOf } from '../../kernel/context.ts';
 import { validateJsonSchema, type SchemaProblem } from '../../kernel/json-schema/validate.ts';
-import { newId } from '../../kernel/tenancy/ids.ts';
 import type { GenerateParams, GenerateResult } from '../../kernel/models-generate-contract.ts';
 import { MODELS_ERR } from './errors.ts';
 import { openKey, pickKey, touchLastUsed } from './key-store.ts';
@@ -147,8 +146,8 @@ function problemOf(f: ProviderFailure, turn: PreparedTurn, attempts: number): Er
 
 async function recordCall(svc: ModelsService, turn: PreparedTurn, result: GenerateResult): Promise<void> {
   const a = turn.attribution;
-  await svc.models.ApiKey.sequelize!.query(
-    'INSERT INTO model_calls (id, entity_id, api_key_id, provider, model, input_tokens, output_tokens, purpose, workspace_id, agent_id, run_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-    { bind: [newId(), turn.entityId, turn.apiKeyId, result.provider, result.model.slice(0, 200), result.usage.input_tokens, result.usage.output_tokens, a.purpose, a.workspace_id, a.agent_id, a.run_id] },
-  );
+  await svc.usage.record({
+    entity_id: turn.entityId, api_key_id: turn.apiKeyId, provider: result.provider, model: result.model, input_tokens: result.usage.input_tokens, output_tokens: result.usage.output_tokens,
+    purpose: a.purpose, workspace_id: a.workspace_id, agent_id: a.agent_id, run_id: a.run_id,
+  });
 }

@@ -1,5 +1,5 @@
 import { METRIC, type ServiceBroker } from 'moleculer';
-import type { FlushStats } from './store/group-commit.ts';
+import type { FlushStats } from '../../kernel/db/group-commit.ts';
 import type { CommitKind } from './store/runs.ts';
 
 const BATCH_SIZE = 'workflows.commit.batch.size';

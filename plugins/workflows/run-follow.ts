@@ -18,6 +18,8 @@ export interface FollowOptions {
    * follow until `run.finished`.
    */
   endOnPause?: 'always' | 'current';
+  /** told the run's status at the first read (undefined: the entity has no such run) */
+  onFirstRead?: (status: string | undefined) => void;
 }
 
 /**
@@ -72,12 +74,13 @@ export async function followRun(svc: WorkflowsService, entityId: string, runId: 
     clearInterval(catchUp);
   };
   enqueue(async () => {
-    await replay();
-    // a finished run has nothing more to say
-    const run = await svc.runQueries.find(entityId, runId);
-    if (run && (ENDED.has(run.status) || (opts.endOnPause && run.status === 'paused'))) {
+    // the replay and the run's status in one read; a finished run has nothing more to say
+    const { status, events } = await svc.runQueries.statusAndEventsAfter(entityId, runId, lastSeq);
+    opts.onFirstRead?.(status);
+    for (const r of events) await write({ id: r.seq, type: r.type, data: r.data });
+    if (status && (ENDED.has(status) || (opts.endOnPause && status === 'paused'))) {
       await replay();
-      if (run.status === 'paused' && opts.endOnPause === 'current' && !(await isCurrentPause(lastSeq))) return;
+      if (status === 'paused' && opts.endOnPause === 'current' && !(await isCurrentPause(lastSeq))) return;
       sink.end();
     }
   });

@@ -16,8 +16,8 @@ import type { ChatAction, ChatService } from '../service.ts';
 /** Waits up to CHAT_REPLY_WAIT_SECONDS for the run, settles the reply when it stopped; 202 while it still runs. */
 export async function replyOf(svc: ChatService, ctx: Context, who: Caller, turn: Turn) {
   const run = await awaitRun(svc.broker, who, turn.run_id, svc.env.CHAT_REPLY_WAIT_SECONDS);
-  let message = (await getMessage(svc.db, turn.assistant.id)) ?? turn.assistant;
-  if (runStopped(run)) message = await settleFromRun(svc.broker, svc.db, who, message);
+  let message = (await getMessage(svc.sql, turn.assistant.id)) ?? turn.assistant;
+  if (runStopped(run)) message = await settleFromRun(svc.broker, svc.sql, who, message);
   if (message.status === 'streaming') (ctx.meta as Record<string, unknown>).$statusCode = 202;
   return { conversation_id: turn.conversation.id, run_id: turn.run_id, user_message: messageView(turn.user), message: messageView(message) };
 }

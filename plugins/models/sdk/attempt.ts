@@ -3,6 +3,7 @@ import type { ChatUsage } from '../../../kernel/models-contract.ts';
 import type { FinishReason, GenerateParams, ToolCall } from '../../../kernel/models-generate-contract.ts';
 import { ProviderFailure } from './failure.ts';
 import { languageModel, type ModelTarget } from './language-model.ts';
+import { cachedLanguageModel } from './model-cache.ts';
 
 // the SDK would print its warnings (an unsupported setting, say) to the console: the package logs what matters itself
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
@@ -74,7 +75,7 @@ function sdkOptions(req: AttemptRequest, signal: AbortSignal) {
 async function streamAttempt(req: AttemptRequest, signal: AbortSignal, emit: (e: TurnEvent) => void): Promise<AttemptOutcome> {
   const result = streamText({
     ...sdkOptions(req, signal),
-    model: languageModel({ ...req.target, fetch: catchingWholeAnswers(req.target.fetch) }),
+    model: cachedLanguageModel({ ...req.target, fetch: catchingWholeAnswers(req.target.fetch) }),
     onError: () => undefined, // failures arrive as `error` parts below; the default would print them
   });
   let text = '';
@@ -134,13 +135,20 @@ class NotStreamedAnswer extends Error {
   }
 }
 
+/** one wrapper per inner fetch, so that the models made on it can be reused (model-cache.ts) */
+const catching = new WeakMap<typeof fetch, typeof fetch>();
+
 function catchingWholeAnswers(inner: typeof fetch): typeof fetch {
-  return (async (input: string | URL | Request, init?: RequestInit) => {
+  let wrapped = catching.get(inner);
+  if (wrapped) return wrapped;
+  wrapped = (async (input: string | URL | Request, init?: RequestInit) => {
     const res = await inner(input, init);
     const streaming = typeof init?.body === 'string' && /"stream"\s*:\s*true/.test(init.body);
     if (streaming && res.ok && /\bjson\b/i.test(res.headers.get('content-type') ?? '')) throw new NotStreamedAnswer(await res.text(), res.status, res.headers);
     return res;
   }) as typeof fetch;
+  catching.set(inner, wrapped);
+  return wrapped;
 }
 
 function findNotStreamed(err: unknown): NotStreamedAnswer | undefined {

@@ -1,5 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Context } from 'moleculer';
+import { validate as isUuid } from 'uuid';
+import { ERRORS } from '../../../kernel/errors/catalogue.ts';
 import { entityOf } from '../../../kernel/tenancy/identity.ts';
 import { followRun } from '../run-follow.ts';
 import { waitForRun } from '../run-launch.ts';
@@ -26,7 +28,9 @@ export const runEventStream: WorkflowsAction = {
   },
   async handler(ctx: Context<{ run_id: string; after: number; end_on_pause: boolean }>) {
     const entityId = entityOf(ctx);
-    const row = await this.runQueries.get(entityId, ctx.params.run_id);
+    const runId = ctx.params.run_id;
+    const notFound = () => ERRORS.NOT_FOUND(`No workflow run with id '${runId}'.`, { resource: 'workflow_run', id: runId });
+    if (!isUuid(runId)) throw notFound();
     const stream = new PassThrough();
     let ended = false;
     let stop: (() => void) | undefined;
@@ -41,7 +45,14 @@ export const runEventStream: WorkflowsAction = {
       stop?.();
     });
     const sink = { send: (e: object) => void (!ended && stream.write(`${JSON.stringify(e)}\n`)), end, ended: () => ended };
-    stop = await followRun(this, entityId, row.id, ctx.params.after, sink, { endOnPause: ctx.params.end_on_pause ? 'current' : undefined });
+    // the follower's first read also says whether the run is the entity's (no separate lookup)
+    let found = true;
+    stop = await followRun(this, entityId, runId.toLowerCase(), ctx.params.after, sink, { endOnPause: ctx.params.end_on_pause ? 'current' : undefined, onFirstRead: (status) => (found = status !== undefined) });
+    if (!found) {
+      stop();
+      stream.destroy();
+      throw notFound();
+    }
     if (ended) stop();
     return stream;
   },

@@ -3,7 +3,7 @@
  * and, per step, the engine's own overhead (the step's wall time from "ready" to "receipt
  * committed", minus the time inside the node's execute call). Off unless a profile is set.
  */
-import type { FlushStats } from '../store/group-commit.ts';
+import type { FlushStats } from '../../../kernel/db/group-commit.ts';
 import type { CommitKind } from '../store/runs.ts';
 
 export type Phase = 'claim' | 'load' | 'template' | 'execute' | 'commit';

@@ -2,7 +2,7 @@ import type { MigrationContext } from '../../../kernel/db/migrations.ts';
 
 /**
  * `workflow_commit_runs(batch jsonb)`: the commit of one step, or of several runs' steps at
- * once (group commit, store/group-commit.ts), in ONE statement. For each record, in order: the
+ * once (group commit, kernel/db/group-commit.ts), in ONE statement. For each record, in order: the
  * run row's seq (and its final status, output, error and pause when it ends) is updated while
  * the committing worker still holds the run (status running, its lease owner), then its
  * receipts are upserted and its events appended at the seqs that update reserved. A record

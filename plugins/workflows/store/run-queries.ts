@@ -99,23 +99,23 @@ export class RunQueries {
   }
 
   /** Durable events after a seq (SSE replay for Last-Event-ID). */
-  async eventsAfter(runId: string, seq: number): Promise<{ seq: number; type: string; data: Record<string, unknown> }[]> {
-    const rows = await this.sql.rows<{ seq: number; type: string; data: Record<string, unknown> }>('SELECT seq, type, data FROM workflow_run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq', [runId, seq], 'wf_events_after');
-    const frames: { seq: number; type: string; data: Record<string, unknown> }[] = [];
-    for (const row of rows) {
-      // a row may hold several frames, the last at the row's seq (store/runs.ts packEvents)
-      if (row.type === 'frames') {
-        const packed = row.data.frames as { type: string; data: Record<string, unknown> }[];
-        packed.forEach((f, i) => {
-          const at = row.seq - packed.length + 1 + i;
-          if (at > seq) frames.push({ seq: at, type: f.type, data: f.data });
-        });
-      } else if (row.type === 'step') {
-        if (row.seq - 1 > seq) frames.push({ seq: row.seq - 1, type: 'step.started', data: row.data.started as Record<string, unknown> });
-        frames.push({ seq: row.seq, type: 'step.finished', data: row.data.finished as Record<string, unknown> });
-      } else frames.push(row);
-    }
-    return frames;
+  async eventsAfter(runId: string, seq: number): Promise<RunEventFrame[]> {
+    const rows = await this.sql.rows<RunEventFrame>('SELECT seq, type, data FROM workflow_run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq', [runId, seq], 'wf_events_after');
+    return unpackEvents(rows, seq);
+  }
+
+  /**
+   * The run's status (undefined: no such run of the entity) and its durable events after a seq,
+   * read together (one statement, one snapshot): what a new follower of the run needs first.
+   */
+  async statusAndEventsAfter(entityId: string, runId: string, seq: number): Promise<{ status: string | undefined; events: RunEventFrame[] }> {
+    const rows = await this.sql.rows<{ status: string; seq: number | null; type: string; data: Record<string, unknown> }>(
+      `SELECT r.status, e.seq, e.type, e.data FROM workflow_runs r LEFT JOIN workflow_run_events e ON e.run_id = r.id AND e.seq > $3
+        WHERE r.entity_id = $1 AND r.id = $2 ORDER BY e.seq`,
+      [entityId, runId, seq],
+      'wf_status_and_events_after',
+    );
+    return { status: rows[0]?.status, events: unpackEvents(rows.filter((r): r is RunEventFrame & { status: string } => r.seq !== null), seq) };
   }
 
   /** Every run of a retry lineage, oldest first. */
@@ -131,4 +131,28 @@ export class RunQueries {
     );
     return new Map(rows.map((r) => [r.run_id, { carried: Number(r.carried), steps: Number(r.steps) }]));
   }
+}
+
+export interface RunEventFrame {
+  seq: number;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** Stored event rows as the frames after `seq`: a row may hold several frames, the last at the row's seq (store/runs.ts packEvents). */
+function unpackEvents(rows: RunEventFrame[], seq: number): RunEventFrame[] {
+  const frames: RunEventFrame[] = [];
+  for (const row of rows) {
+    if (row.type === 'frames') {
+      const packed = row.data.frames as { type: string; data: Record<string, unknown> }[];
+      packed.forEach((f, i) => {
+        const at = row.seq - packed.length + 1 + i;
+        if (at > seq) frames.push({ seq: at, type: f.type, data: f.data });
+      });
+    } else if (row.type === 'step') {
+      if (row.seq - 1 > seq) frames.push({ seq: row.seq - 1, type: 'step.started', data: row.data.started as Record<string, unknown> });
+      frames.push({ seq: row.seq, type: 'step.finished', data: row.data.finished as Record<string, unknown> });
+    } else frames.push({ seq: row.seq, type: row.type, data: row.data });
+  }
+  return frames;
 }

@@ -1,5 +1,5 @@
 import { json, type Sql } from './sql.ts';
-import { GroupCommit, type FlushStats } from './group-commit.ts';
+import { GroupCommit, type FlushStats } from '../../../kernel/db/group-commit.ts';
 import { OUTPUT_IS_TRIGGER, type Commit, type NewRun, type ReceiptRow, type RunEvent, type RunRow } from './run-types.ts';
 import type { VersionSnapshots } from './version-snapshots.ts';
 
