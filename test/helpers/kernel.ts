@@ -39,6 +39,25 @@ export async function startTestKernel(opts: { env?: Record<string, string>; root
 }
 
 /** fetch + JSON with the test's bearer token when given */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+/** a kept-alive connection the server closed as the request went out on it */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/**
+ * fetch, sending an idempotent request once more when it went out on a kept-alive connection
+ * the server was closing (RFC 9110 9.2.2 lets a client retry those): on a loaded machine the
+ * client's idle timer can fire after the server's, and that race is not what a test checks.
+ */
+async function fetchRetryingStaleConnection(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const code = ((err as { cause?: { code?: string } }).cause ?? {}).code;
+    if (!IDEMPOTENT.has((init.method ?? 'GET').toUpperCase()) || !code || !STALE_CONNECTION.has(code)) throw err;
+    return fetch(url, init);
+  }
+}
+
 export async function api(base: string, path: string, init: RequestInit & { token?: string; json?: unknown } = {}): Promise<{ status: number; headers: Headers; body: any; text: string }> {
   const headers = new Headers(init.headers);
   if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
@@ -47,7 +66,7 @@ export async function api(base: string, path: string, init: RequestInit & { toke
     headers.set('Content-Type', 'application/json');
     body = JSON.stringify(init.json);
   }
-  const res = await fetch(base + path, { ...init, headers, body });
+  const res = await fetchRetryingStaleConnection(base + path, { ...init, headers, body });
   const text = await res.text();
   let parsed: unknown = undefined;
   try {
