@@ -1,4 +1,4 @@
-import { generateText, jsonSchema, Output, streamText, tool, type ModelMessage, type ToolChoice, type ToolSet } from 'ai';
+import { experimental_streamLanguageModelCall as streamLanguageModelCall, generateText, jsonSchema, Output, tool, type ModelMessage, type ToolChoice, type ToolSet } from 'ai';
 import type { ChatUsage } from '../../../kernel/models-contract.ts';
 import type { FinishReason, GenerateParams, ToolCall } from '../../../kernel/models-generate-contract.ts';
 import { ProviderFailure } from './failure.ts';
@@ -39,11 +39,14 @@ export interface AttemptOutcome {
 const MAX_BAD_ARGUMENTS = 2000;
 
 /**
- * One model turn through the SDK's streamText: tools declared without `execute` (the SDK stops
- * at the calls; the caller runs them), one step, no SDK retries (the caller's loop retries, so
- * it can honour Retry-After and report each retry). `emit` sees deltas and calls as they come;
- * the outcome is the whole turn. Throws what the SDK reported (a provider error status, an
- * in-stream error, a cut stream) for the caller to classify.
+ * One model turn through the SDK: its single-call stream (`streamLanguageModelCall`: the
+ * prompt, tools and output standardized as streamText does, the provider's own wire format,
+ * tool calls parsed), without streamText's multi-step pipeline, whose web-stream stages cost
+ * more CPU per token than the rest of a chat stream together. Tools are declared without
+ * `execute` (the caller runs them), no SDK retries (the caller's loop retries, so it can honour
+ * Retry-After and report each retry). `emit` sees deltas and calls as they come; the outcome is
+ * the whole turn. Throws what the SDK reported (a provider error status, an in-stream error, a
+ * cut stream) for the caller to classify.
  */
 export async function runAttempt(req: AttemptRequest, signal: AbortSignal, emit: (e: TurnEvent) => void): Promise<AttemptOutcome> {
   try {
@@ -58,6 +61,7 @@ export async function runAttempt(req: AttemptRequest, signal: AbortSignal, emit:
 /** Anthropic requires max_tokens; this is sent when the caller gives none (the SDK would send the model's maximum). */
 const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
+/** The SDK settings of a turn, shared by the streaming call and the whole-answer fallback. */
 function sdkOptions(req: AttemptRequest, signal: AbortSignal) {
   const maxTokens = req.max_tokens ?? (req.target.provider === 'anthropic' ? ANTHROPIC_DEFAULT_MAX_TOKENS : undefined);
   return {
@@ -67,23 +71,21 @@ function sdkOptions(req: AttemptRequest, signal: AbortSignal) {
     ...(req.output ? { output: Output.object({ schema: jsonSchema(req.output.schema as never), name: req.output.name, description: req.output.description }) } : {}),
     ...(maxTokens !== undefined ? { maxOutputTokens: maxTokens } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-    maxRetries: 0,
     abortSignal: signal,
   };
 }
 
 async function streamAttempt(req: AttemptRequest, signal: AbortSignal, emit: (e: TurnEvent) => void): Promise<AttemptOutcome> {
-  const result = streamText({
+  const { stream } = await streamLanguageModelCall({
     ...sdkOptions(req, signal),
     model: cachedLanguageModel({ ...req.target, fetch: catchingWholeAnswers(req.target.fetch) }),
-    onError: () => undefined, // failures arrive as `error` parts below; the default would print them
   });
   let text = '';
   const calls: ToolCall[] = [];
   const names = new Map<string, string>();
   let finish: { reason: FinishReason; raw: string | undefined; usage: ChatUsage } | undefined;
   let model: string | undefined;
-  for await (const part of result.fullStream) {
+  for await (const part of stream) {
     switch (part.type) {
       case 'text-delta':
         if (!part.text) break;
@@ -102,20 +104,20 @@ async function streamAttempt(req: AttemptRequest, signal: AbortSignal, emit: (e:
         emit({ type: 'tool.call', call });
         break;
       }
-      case 'finish-step':
-        model = part.response.modelId || model;
+      case 'model-call-response-metadata':
+        model = part.modelId || model;
         break;
-      case 'finish':
-        finish = { reason: part.finishReason as FinishReason, raw: part.rawFinishReason, usage: usageOf(part.totalUsage) };
+      case 'model-call-end':
+        finish = { reason: part.finishReason as FinishReason, raw: part.rawFinishReason, usage: usageOf(part.usage) };
         break;
       case 'error':
         throw part.error;
-      case 'abort':
-        throw signal.reason ?? new Error('aborted');
       default:
         break;
     }
   }
+  // an abort may end the SDK's stream rather than fail it: either way the turn did not end
+  if (signal.aborted) throw signal.reason ?? new Error('aborted');
   if (!finish || finish.raw === undefined) throw new ProviderFailure('provider', 'The provider stream ended before the answer was complete.');
   return { text, tool_calls: calls, finish_reason: finish.reason, usage: finish.usage, model };
 }
@@ -158,7 +160,7 @@ function findNotStreamed(err: unknown): NotStreamedAnswer | undefined {
 
 async function wholeAnswer(req: AttemptRequest, answer: NotStreamedAnswer, signal: AbortSignal, emit: (e: TurnEvent) => void): Promise<AttemptOutcome> {
   const replay = (async () => new Response(answer.body, { status: answer.status, headers: answer.headers })) as unknown as typeof fetch;
-  const result = await generateText({ ...sdkOptions(req, signal), model: languageModel({ ...req.target, fetch: replay }) });
+  const result = await generateText({ ...sdkOptions(req, signal), maxRetries: 0, model: languageModel({ ...req.target, fetch: replay }) });
   if (result.text) emit({ type: 'text.delta', text: result.text });
   const calls = result.toolCalls.map((c) => toolCallOf(c as unknown as RawToolCall));
   for (const call of calls) emit({ type: 'tool.call', call });
