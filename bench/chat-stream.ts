@@ -25,7 +25,8 @@
  * BENCH_KERNEL_NODE_FLAGS="--cpu-prof --cpu-prof-dir=DIR" profiles the kernel (each phase prints
  * its `window_us` on the monotonic clock the profile uses: `bench/profile-summary.ts --from --to`);
  * BENCH_SQL_COUNT=1 counts the kernel's SQL statements per stream of each concurrent phase;
- * `--root DIR` runs the kernel of another checkout (before/after comparisons; link its node_modules).
+ * `--root DIR` runs the kernel of another checkout (before/after comparisons; link its node_modules);
+ * `--threads N` sets the kernel's MODEL_STREAM_THREADS (default: its own, auto).
  */
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -42,7 +43,7 @@ import { createDatabase, databaseUrl, dropDatabase } from './lib/postgres.ts';
 import { readSqlCounts, sqlPerStream } from './lib/sql-count.ts';
 import { percentile, round } from './lib/stats.ts';
 
-const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' }, 'steady-chunks': { type: 'string', default: '300' }, slots: { type: 'string' }, root: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { sequential: { type: 'string', default: '60' }, concurrent: { type: 'string', default: '500' }, chunks: { type: 'string', default: '20' }, interval: { type: 'string', default: '100' }, ramp: { type: 'string', default: '2' }, 'steady-chunks': { type: 'string', default: '300' }, slots: { type: 'string' }, threads: { type: 'string' }, root: { type: 'string' } } });
 const SEQUENTIAL = Number(args.sequential);
 const CONCURRENT = Number(args.concurrent);
 const CHUNKS = Number(args.chunks);
@@ -108,7 +109,7 @@ async function concurrentPhase(kernel: KernelProcess, db: string, token: string,
     const kernelIn = cpuBetween(samples, allOpen.from, allOpen.to, 'process');
     return {
       seconds: round(ms / 1000), open_streams: ok.length, added_delta_ms: pcts(steady.map((x) => x.added)),
-      kernel_pct_of_a_core: round((kernelIn / ms) * 100), kernel_cpu_ms_per_delta: round(kernelIn / Math.max(1, steady.length), 3),
+      kernel_pct_of_a_core: round((kernelIn / ms) * 100), kernel_main_thread_pct_of_a_core: round((cpuBetween(samples, allOpen.from, allOpen.to, 'main') / ms) * 100), kernel_cpu_ms_per_delta: round(kernelIn / Math.max(1, steady.length), 3),
       postgres_pct_of_a_core: round((cpuBetween(samples, allOpen.from, allOpen.to, 'postgres') / ms) * 100),
     };
   };
@@ -124,7 +125,7 @@ async function concurrentPhase(kernel: KernelProcess, db: string, token: string,
       whole_stream_less_provider: fromRequest((r) => r.ended - r.requested - (sent(r, r.chunks - 1) - sent(r, 0))),
     },
     work_slots: SLOTS,
-    cpu: { kernel_pct_of_a_core: round((kernelMs / wallMs) * 100), postgres_backends_pct_of_a_core: round((postgresMs / wallMs) * 100), bench_process_pct_of_a_core: round(((bench.user + bench.system) / 1000 / wallMs) * 100) },
+    cpu: { kernel_pct_of_a_core: round((kernelMs / wallMs) * 100), kernel_main_thread_pct_of_a_core: round((cpuBetween(samples, started, ended, 'main') / wallMs) * 100), postgres_backends_pct_of_a_core: round((postgresMs / wallMs) * 100), bench_process_pct_of_a_core: round(((bench.user + bench.system) / 1000 / wallMs) * 100) },
     kernel_cpu_ms: { total: round(kernelMs), per_stream: round(kernelMs / CONCURRENT, 2), per_delta: round(kernelMs / Math.max(1, timed.length), 3) },
     postgres_cpu_ms_per_stream: round(postgresMs / CONCURRENT, 2),
     kernel_rss_mib: { idle: round(idle / 1024), peak: round(peak / 1024) }, kib_per_open_stream: round((peak - idle) / CONCURRENT, 1),
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
   const nodeFlags = [...(process.env.BENCH_KERNEL_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...(SQL_COUNT_FILE ? ['--import', join(import.meta.dirname, 'lib', 'sql-count.ts')] : [])];
   const kernel = await launchKernel({
     via: 'node', dataDir, logFile: join(dataDir, 'kernel.log'), nodeFlags, root: args.root,
-    env: { DATABASE_URL: databaseUrl(db), ADMIN_PASSWORD: 'bench-password-0123', MODEL_BASE_URL_ALLOW: '127.0.0.1', WORKER_WORK_CONCURRENCY: String(SLOTS), DATABASE_POOL_MAX: '20', ...(SQL_COUNT_FILE ? { BENCH_SQL_COUNT_FILE: SQL_COUNT_FILE } : {}) },
+    env: { DATABASE_URL: databaseUrl(db), ADMIN_PASSWORD: 'bench-password-0123', MODEL_BASE_URL_ALLOW: '127.0.0.1', WORKER_WORK_CONCURRENCY: String(SLOTS), DATABASE_POOL_MAX: '20', ...(args.threads ? { MODEL_STREAM_THREADS: args.threads } : {}), ...(SQL_COUNT_FILE ? { BENCH_SQL_COUNT_FILE: SQL_COUNT_FILE } : {}) },
   });
   try {
     await waitForStatus(`${kernel.apiUrl}/health/ready`, 200, { proc: kernel.proc, timeoutMs: 120_000 });

@@ -10,6 +10,8 @@ import { processCpuMs } from './cpu-usage.ts';
 export interface CpuSample {
   at: number;
   process: number;
+  /** the process's main thread (its event loop), without worker threads */
+  main: number;
   postgres: number;
 }
 
@@ -35,7 +37,7 @@ function backendCpuMs(db: string, seen: Map<number, number>): number {
 export function sampleCpu(pid: number, db: string, everyMs = 200): CpuSampler {
   const seen = new Map<number, number>();
   const samples: CpuSample[] = [];
-  const take = () => samples.push({ at: performance.now(), process: processCpuMs(pid), postgres: backendCpuMs(db, seen) });
+  const take = () => samples.push({ at: performance.now(), process: processCpuMs(pid), main: processCpuMs(pid, pid), postgres: backendCpuMs(db, seen) });
   take();
   const timer = setInterval(take, everyMs);
   return {
@@ -48,7 +50,7 @@ export function sampleCpu(pid: number, db: string, everyMs = 200): CpuSampler {
 }
 
 /** CPU ms used between two instants, interpolated between the samples around them. */
-export function cpuBetween(samples: CpuSample[], from: number, to: number, which: 'process' | 'postgres'): number {
+export function cpuBetween(samples: CpuSample[], from: number, to: number, which: 'process' | 'main' | 'postgres'): number {
   const at = (t: number) => {
     const i = samples.findIndex((s) => s.at >= t);
     if (i <= 0) return samples[Math.max(0, i === -1 ? samples.length - 1 : 0)][which];

@@ -20,16 +20,19 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-/** User and system (kernel: syscalls, the TCP stack, wake-ups) CPU milliseconds of a process. */
-export function processCpuSplitMs(pid: number): { user: number; system: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/**
+ * User and system (kernel: syscalls, the TCP stack, wake-ups) CPU milliseconds of a process, or
+ * with `tid` of one of its threads (the main thread's id is the pid: its event loop's CPU).
+ */
+export function processCpuSplitMs(pid: number, tid?: number): { user: number; system: number } {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   // after "pid (comm) ": state is field 3; utime and stime are fields 14 and 15
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: (Number(fields[11]) * 1000) / clockTicks(), system: (Number(fields[12]) * 1000) / clockTicks() };
 }
 
-export function processCpuMs(pid: number): number {
-  const { user, system } = processCpuSplitMs(pid);
+export function processCpuMs(pid: number, tid?: number): number {
+  const { user, system } = processCpuSplitMs(pid, tid);
   return user + system;
 }
 

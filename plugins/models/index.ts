@@ -18,6 +18,7 @@ import { AddressPolicy } from '../../kernel/net/address-policy.ts';
 import { guardedFetch } from '../../kernel/net/guarded-fetch.ts';
 import { BASE_URL_HINT } from './base-url.ts';
 import { usageSummary } from './actions/usage.ts';
+import { AttemptThreads, threadCount } from './sdk/attempt-threads.ts';
 
 /** The sealed-box purpose of model provider keys (its own derived key under SECRET_KEY). */
 const SEAL_PURPOSE = 'model-api-keys';
@@ -53,6 +54,10 @@ export default {
       maxRetries: env.MODEL_MAX_RETRIES,
       policy,
       guardedFetch: guardedFetch({ policy, hint: BASE_URL_HINT }),
+      threads: new AttemptThreads(threadCount(env.MODEL_STREAM_THREADS), { allow: [...env.MODEL_BASE_URL_ALLOW] }, this.logger),
     };
+  },
+  async stopped(this: ModelsService) {
+    await this.providers.threads.close();
   },
 } as unknown as ServiceSchema;

@@ -5,6 +5,7 @@ import type { SealedBox } from '../../kernel/secrets/sealed-box.ts';
 import type { AddressPolicy } from '../../kernel/net/address-policy.ts';
 import type { ModelsModels } from './model.ts';
 import type { UsageWrites } from './usage-writes.ts';
+import type { AttemptThreads } from './sdk/attempt-threads.ts';
 
 /** The service instance the actions run on: `created()` sets these. */
 export interface ModelsService extends Service {
@@ -25,6 +26,8 @@ export interface ModelsService extends Service {
     policy: AddressPolicy;
     /** the SSRF-guarded streaming fetch the SDK uses for a key's own base_url */
     guardedFetch: typeof fetch;
+    /** where provider attempts run (MODEL_STREAM_THREADS) */
+    threads: AttemptThreads;
   };
 }
 

@@ -5,7 +5,7 @@ import { validateJsonSchema, type SchemaProblem } from '../../kernel/json-schema
 import type { GenerateParams, GenerateResult } from '../../kernel/models-generate-contract.ts';
 import { MODELS_ERR } from './errors.ts';
 import { openKey, pickKey, touchLastUsed } from './key-store.ts';
-import { runAttempt, type AttemptOutcome, type AttemptRequest, type TurnEvent } from './sdk/attempt.ts';
+import { type AttemptOutcome, type AttemptRequest, type TurnEvent } from './sdk/attempt.ts';
 import { toFailure, ProviderFailure } from './sdk/failure.ts';
 import { fileReader } from './sdk/files.ts';
 import type { ModelTarget } from './sdk/language-model.ts';
@@ -22,6 +22,8 @@ export interface PreparedTurn {
   entityId: string;
   apiKeyId: string;
   target: ModelTarget;
+  /** the target is the key's own base_url, reached through the SSRF guard */
+  guarded: boolean;
   request: Omit<AttemptRequest, 'target'>;
   attribution: { purpose: string; workspace_id: string | null; agent_id: string | null; run_id: string | null };
 }
@@ -48,6 +50,7 @@ export async function prepareTurn(svc: ModelsService, ctx: Context, p: GenerateP
       baseUrl: own ?? svc.providers.baseUrls[row.provider as 'openai' | 'anthropic'],
       fetch: own ? svc.providers.guardedFetch : globalThis.fetch,
     },
+    guarded: own !== undefined,
     request: { messages, system: p.system, tools: p.tools, tool_choice: p.tool_choice, output: p.output, max_tokens: p.max_tokens, temperature: p.temperature },
     attribution: { purpose: p.purpose ?? defaultPurpose, workspace_id: p.workspace_id ?? null, agent_id: p.agent_id ?? null, run_id: p.run_id ?? null },
   };
@@ -70,7 +73,7 @@ export async function runTurn(svc: ModelsService, turn: PreparedTurn, emit: (e: 
   for (; !outcome; attempt++) {
     let emitted = false;
     try {
-      outcome = await runAttempt({ ...turn.request, target: turn.target }, signal, (e) => {
+      outcome = await svc.providers.threads.run({ ...turn.request, target: turn.target }, turn.guarded, signal, (e) => {
         emitted = true;
         emit(e);
       });
