@@ -9,8 +9,10 @@
  *   context.engine_node }`): it commits as a receipt of the run (step id `<step>:<key>`) with the
  *   run's lease, in the same store and statement as every other receipt, before the call
  *   answers, together with the durable run events given (replayed to streams by id);
- * - forwards live-only events (text deltas) with `workflows.liveEvents`; its answer tells the
- *   node to stop early (`stop: true`, the run was cancelled or its client went away);
+ * - forwards live-only events (text deltas) with `workflows.liveEvents`, the events of many
+ *   runs driven on that node in one call (`runs`, see LiveEventsParams; `sendLiveEvents` in
+ *   `kernel/nodes/live-outbox.ts` gathers them); each run's answer tells the node to stop early
+ *   (`stop: true`, the run was cancelled or its client went away);
  * - on recovery, a checkpoint left `running` with `uncertain: true` (a non-idempotent effect in
  *   flight when the worker died) marks the run `needs_reconciliation` exactly as an uncertain
  *   step does; a `running` checkpoint without it is simply done again;
@@ -100,6 +102,19 @@ export const CHECKPOINTS_AHEAD_MAX = 8;
 export interface RunEventsParams {
   run_id: string;
   events: { type: string; data: Record<string, unknown> }[];
+}
+
+/** Most runs in one `workflows.liveEvents` call. */
+export const LIVE_EVENTS_RUNS_MAX = 500;
+
+/** `workflows.liveEvents` params: the live events of several runs (a run may come more than once; in order). */
+export interface LiveEventsParams {
+  runs: RunEventsParams[];
+}
+
+/** `workflows.liveEvents` answer: one DurableAnswer per entry of `runs`, in the same order. */
+export interface LiveEventsAnswer {
+  answers: DurableAnswer[];
 }
 
 /** The answer of both actions: `stop` asks the node to end its step now (cancelled, interrupted). */

@@ -1,6 +1,7 @@
 import type { Context } from 'moleculer';
 import type { Readable } from 'node:stream';
-import { WORKFLOWS_CHECKPOINT_ACTION, WORKFLOWS_LIVE_EVENTS_ACTION, type DurableAnswer } from '../../kernel/nodes/durable.ts';
+import { WORKFLOWS_CHECKPOINT_ACTION, type DurableAnswer } from '../../kernel/nodes/durable.ts';
+import { sendLiveEvents } from '../../kernel/nodes/live-outbox.ts';
 import { MODELS_GENERATE_STREAM_ACTION, readGenerateStream, type GenerateParams, type GenerateResult } from '../../kernel/models-generate-contract.ts';
 import { TOOL_SERVICE_PREFIX, type ToolDeclaration } from '../../kernel/tools-contract.ts';
 import { listTools } from '../../kernel/tools/registry.ts';
@@ -118,8 +119,7 @@ export function brokerPort(ctx: Context, scope: PortScope, interrupted?: AbortSi
     governance ??= ctx.call<Record<string, unknown>, { workspace_id: string }>('workspaces.getGovernance', { workspace_id: scope.workspace_id }, { meta }).then((g) => readGovernance(g));
     return governance;
   };
-  const live = (events: { type: string; data: Record<string, unknown> }[]) =>
-    ctx.call<DurableAnswer, unknown>(WORKFLOWS_LIVE_EVENTS_ACTION, { run_id: scope.run_id, events }, onEngine);
+  const live = (events: { type: string; data: Record<string, unknown> }[]) => sendLiveEvents(ctx.broker, scope.engine_node, { run_id: scope.run_id, events });
   let declared: ToolDeclaration[] | undefined;
 
   const modelTurn: AgentPort['modelTurn'] = async ({ round, messages, system, tools }) => {

@@ -1,7 +1,7 @@
 import type { Context } from 'moleculer';
 import { identityOf } from '../../../kernel/tenancy/identity.ts';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
-import { CHECKPOINT_KEY_PATTERN, CHECKPOINTS_AHEAD_MAX, type CheckpointParams, type DurableAnswer, type RunEventsParams } from '../../../kernel/nodes/durable.ts';
+import { CHECKPOINT_KEY_PATTERN, CHECKPOINTS_AHEAD_MAX, LIVE_EVENTS_RUNS_MAX, type CheckpointParams, type DurableAnswer, type LiveEventsAnswer, type LiveEventsParams } from '../../../kernel/nodes/durable.ts';
 import { durableDecision, requeue } from '../run-launch.ts';
 import { WORKFLOWS_ERR } from '../errors.ts';
 import { runSummary } from '../run-view.ts';
@@ -46,14 +46,25 @@ export const checkpoint: WorkflowsAction = {
   },
 };
 
-/** `workflows.liveEvents` (internal): live-only events of a durable step (text deltas); answers `{stop}`. */
+/**
+ * `workflows.liveEvents` (internal): live-only events of durable steps (text deltas), of several
+ * runs at once (kernel/nodes/live-outbox.ts gathers them); answers `{answers}`, each run's
+ * `{stop}` in the order given.
+ */
 export const liveEvents: WorkflowsAction = {
   visibility: 'public',
-  params: { $$strict: true, run_id: { type: 'string', min: 1, max: 64 }, events: { ...EVENTS, optional: false } },
-  handler(ctx: Context<RunEventsParams>): DurableAnswer {
-    const executor = this.engine.activeRun(ctx.params.run_id);
-    if (!executor) return { stop: true, reason: 'the run is not driven on this node' };
-    return executor.liveEvents(ctx.params.events);
+  params: {
+    $$strict: true,
+    runs: { type: 'array', min: 1, max: LIVE_EVENTS_RUNS_MAX, items: { type: 'object', strict: true, props: { run_id: { type: 'string', min: 1, max: 64 }, events: { ...EVENTS, optional: false } } } },
+  },
+  handler(ctx: Context<LiveEventsParams>): LiveEventsAnswer {
+    return {
+      answers: ctx.params.runs.map(({ run_id, events }): DurableAnswer => {
+        const executor = this.engine.activeRun(run_id);
+        if (!executor) return { stop: true, reason: 'the run is not driven on this node' };
+        return executor.liveEvents(events);
+      }),
+    };
   },
 };
 
