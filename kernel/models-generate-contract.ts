@@ -15,7 +15,7 @@ import type { ChatUsage, ModelProvider } from './models-contract.ts';
  *   if (turn.tool_calls.length) ... run them, append an assistant message carrying the calls
  *   and one `tool` message per result, and call again ...
  *
- *   const stream = await ctx.call<Readable, GenerateParams>(MODELS_GENERATE_STREAM_ACTION, params);
+ *   const stream = await ctx.call<Readable, GenerateStreamParams>(MODELS_GENERATE_STREAM_ACTION, { ...params, local_objects: true });
  *   for await (const line of readGenerateStream(stream)) { ... }   // GenerateStreamLine
  *
  * Errors are those of `models.chat` (kernel/models-contract.ts): NOT_FOUND, MODELS_ERR_NO_KEY,
@@ -88,6 +88,11 @@ export interface GenerateParams {
   run_id?: string;
 }
 
+/** `models.generateStream` params: a caller reading with readGenerateStream may ask for objects when on the same node (kernel/ndjson-stream.ts). */
+export interface GenerateStreamParams extends GenerateParams {
+  local_objects?: boolean;
+}
+
 export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
 
 export interface GenerateResult {
@@ -130,6 +135,6 @@ export function generateStreamLine(line: GenerateStreamLine): string {
  * Reads a `models.generateStream` answer line by line. A stream that ends without its `done` or
  * `error` line yields a final error line with code `MODELS_ERR_STREAM_CUT`.
  */
-export function readGenerateStream(stream: AsyncIterable<Buffer | string>): AsyncGenerator<GenerateStreamLine> {
+export function readGenerateStream(stream: AsyncIterable<Buffer | string | object>): AsyncGenerator<GenerateStreamLine> {
   return readNdjsonStream<GenerateStreamLine>(stream, 'The model stream ended before its done line.');
 }

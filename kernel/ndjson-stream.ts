@@ -1,4 +1,6 @@
+import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import type { Context } from 'moleculer';
 
 /** The last line of a stream that ended without its `done` or `error` line. */
 export interface StreamCutLine {
@@ -9,13 +11,49 @@ export interface StreamCutLine {
 }
 
 /**
+ * The param of a streaming action whose caller reads it with readNdjsonStream: `true` lets the
+ * action answer an object-mode stream of the same lines when the caller runs on its node.
+ */
+export const LOCAL_OBJECTS_RULE = { type: 'boolean', optional: true, description: 'the caller reads with readNdjsonStream: answer objects when on the same node' } as const;
+
+/** Whether a line stream may go to this caller as objects: it asked, and the call came from this node (a stream between nodes is bytes). */
+export function objectsFor(ctx: Context, asked: boolean | undefined): boolean {
+  return asked === true && ctx.nodeID === ctx.broker.nodeID;
+}
+
+/** A stream of `{type, ...}` lines being written: NDJSON bytes, or objects for a reader on the same node. */
+export interface LineStream {
+  stream: PassThrough;
+  /** writes one line; nothing once the reader destroyed the stream */
+  write(line: object): void;
+  /** writes the last line and ends */
+  end(line: object): void;
+}
+
+/**
+ * Opens a line stream. In object mode the lines are handed over as they are (no JSON encoding
+ * and parsing per line: a chat stream's deltas cross two such streams), so a writer must not
+ * change a line it wrote, and a reader must not change one it read.
+ */
+export function openLineStream(objects: boolean): LineStream {
+  const stream = new PassThrough(objects ? { objectMode: true } : {});
+  const encode = objects ? (line: object) => line : (line: object) => `${JSON.stringify(line)}\n`;
+  return {
+    stream,
+    write: (line) => void (stream.destroyed || stream.write(encode(line))),
+    end: (line) => void (stream.destroyed || stream.end(encode(line))),
+  };
+}
+
+/**
  * Reads an NDJSON byte stream (a `models.chatStream` or `models.generateStream` answer, or any
  * stream of `{type, ...}` lines ending in one `done` or `error` line) line by line, whatever
- * the chunking (multi-byte characters split across chunks included). A stream that ends without
- * its `done` or `error` line (the serving node went away) yields a final error line with code
+ * the chunking (multi-byte characters split across chunks included), or the object-mode stream
+ * of the same lines a local call answers (openLineStream). A stream that ends without its
+ * `done` or `error` line (the serving node went away) yields a final error line with code
  * `MODELS_ERR_STREAM_CUT` and `cutMessage`.
  */
-export async function* readNdjsonStream<T extends { type: string }>(stream: AsyncIterable<Buffer | string>, cutMessage: string): AsyncGenerator<T | StreamCutLine> {
+export async function* readNdjsonStream<T extends { type: string }>(stream: AsyncIterable<Buffer | string | object>, cutMessage: string): AsyncGenerator<T | StreamCutLine> {
   const decoder = new StringDecoder('utf8');
   let buffered = '';
   let finished = false;
@@ -26,7 +64,13 @@ export async function* readNdjsonStream<T extends { type: string }>(stream: Asyn
     return line;
   };
   for await (const chunk of stream) {
-    buffered += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) {
+      const line = chunk as T;
+      if (line.type === 'done' || line.type === 'error') finished = true;
+      yield line;
+      continue;
+    }
+    buffered += typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
     let newline: number;
     while ((newline = buffered.indexOf('\n')) >= 0) {
       const line = parse(buffered.slice(0, newline));

@@ -1,6 +1,6 @@
 import type { Context } from 'moleculer';
 import type { Readable } from 'node:stream';
-import { MODELS_GENERATE_STREAM_ACTION, readGenerateStream, type GenerateParams, type GenerateResult } from '../models-generate-contract.ts';
+import { MODELS_GENERATE_STREAM_ACTION, readGenerateStream, type GenerateParams, type GenerateResult, type GenerateStreamParams } from '../models-generate-contract.ts';
 import type { NodeTypeDeclaration } from './contract.ts';
 import { interruptibleNodeService } from './interruptible.ts';
 import type { Checkpoint, DurableDecision } from './durable.ts';
@@ -76,10 +76,10 @@ export async function modelTurn(ctx: Context, context: NodeRunContext, params: G
   const abortError = (): NodeStepError =>
     signal?.reason instanceof NodeStepError ? signal.reason : new NodeStepError(`The model call did not finish within the step's timeout of ${seconds} s.`, 'STEP_TIMEOUT');
   if (signal?.aborted) throw abortError();
-  const full: GenerateParams = { ...params, purpose: opts.purpose, workspace_id: context.workspace_id ?? undefined, run_id: context.run_id || undefined };
+  const full: GenerateStreamParams = { ...params, purpose: opts.purpose, workspace_id: context.workspace_id ?? undefined, run_id: context.run_id || undefined, local_objects: true };
   let stream: Readable;
   try {
-    stream = await ctx.call<Readable, GenerateParams>(MODELS_GENERATE_STREAM_ACTION, full, { meta: callerMeta(context), timeout: 0 });
+    stream = await ctx.call<Readable, GenerateStreamParams>(MODELS_GENERATE_STREAM_ACTION, full, { meta: callerMeta(context), timeout: 0 });
   } catch (err) {
     throw modelStepError(err);
   }

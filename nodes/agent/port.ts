@@ -2,7 +2,7 @@ import type { Context } from 'moleculer';
 import type { Readable } from 'node:stream';
 import { WORKFLOWS_CHECKPOINT_ACTION, type DurableAnswer } from '../../kernel/nodes/durable.ts';
 import { sendLiveEvents } from '../../kernel/nodes/live-outbox.ts';
-import { MODELS_GENERATE_STREAM_ACTION, readGenerateStream, type GenerateParams, type GenerateResult } from '../../kernel/models-generate-contract.ts';
+import { MODELS_GENERATE_STREAM_ACTION, readGenerateStream, type GenerateResult, type GenerateStreamParams } from '../../kernel/models-generate-contract.ts';
 import { TOOL_SERVICE_PREFIX, type ToolDeclaration } from '../../kernel/tools-contract.ts';
 import { listTools } from '../../kernel/tools/registry.ts';
 import { decideTool } from '../../kernel/tools/policy.ts';
@@ -123,8 +123,8 @@ export function brokerPort(ctx: Context, scope: PortScope, interrupted?: AbortSi
   let declared: ToolDeclaration[] | undefined;
 
   const modelTurn: AgentPort['modelTurn'] = async ({ round, messages, system, tools }) => {
-    const params: GenerateParams = { messages, system, tools, api_key_id: scope.api_key_id, model: scope.model, purpose: 'agent', workspace_id: scope.workspace_id ?? undefined, agent_id: scope.agent_id ?? undefined, run_id: scope.run_id };
-    const stream = await ctx.call<Readable, GenerateParams>(MODELS_GENERATE_STREAM_ACTION, params, { meta, timeout: 0 });
+    const params: GenerateStreamParams = { messages, system, tools, api_key_id: scope.api_key_id, model: scope.model, purpose: 'agent', workspace_id: scope.workspace_id ?? undefined, agent_id: scope.agent_id ?? undefined, run_id: scope.run_id, local_objects: true };
+    const stream = await ctx.call<Readable, GenerateStreamParams>(MODELS_GENERATE_STREAM_ACTION, params, { meta, timeout: 0 });
     const deltas = new DeltaBatch((text) => live([{ type: 'agent.text.delta', data: { round, text } }]));
     let text = '';
     // the partial answer so far; destroying the stream aborts the provider call (plugins/models stream.ts)

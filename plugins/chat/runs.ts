@@ -32,7 +32,7 @@ export function awaitRun(broker: ServiceBroker, who: Caller, runId: string, seco
 
 /** A run's events after `after` (replayed, then live) until it finishes or pauses; `close()` stops early. */
 export async function runLines(broker: ServiceBroker, who: Caller, runId: string, after: number): Promise<{ lines: AsyncGenerator<RunLine>; close(): void }> {
-  const stream = await broker.call<Readable, unknown>('workflows.runEventStream', { run_id: runId, after, end_on_pause: true }, { ...asCaller(who), timeout: 0 });
+  const stream = await broker.call<Readable, unknown>('workflows.runEventStream', { run_id: runId, after, end_on_pause: true, local_objects: true }, { ...asCaller(who), timeout: 0 });
   async function* lines(): AsyncGenerator<RunLine> {
     for await (const line of readNdjsonStream<RunLine>(stream, 'The run event stream was cut.')) {
       if (line.type === 'done') return;

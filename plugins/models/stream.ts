@@ -1,4 +1,5 @@
-import { PassThrough } from 'node:stream';
+import type { PassThrough } from 'node:stream';
+import { openLineStream } from '../../kernel/ndjson-stream.ts';
 import type { GenerateResult } from '../../kernel/models-generate-contract.ts';
 import type { TurnEvent } from './sdk/attempt.ts';
 import type { ModelsService } from './service.ts';
@@ -11,20 +12,20 @@ export interface StreamShape {
 }
 
 /**
- * Runs a prepared turn into a byte stream of NDJSON lines (not object mode: it crosses nodes):
- * the shape's event lines, then one done line or one error line carrying the status and code
- * the non-streaming action would have thrown. Destroying the stream aborts the provider call.
+ * Runs a prepared turn into a stream of lines: NDJSON bytes (a stream that may cross nodes), or
+ * with `objects` the same lines as objects for a caller on this node (openLineStream): the
+ * shape's event lines, then one done line or one error line carrying the status and code the
+ * non-streaming action would have thrown. Destroying the stream aborts the provider call.
  */
-export function streamTurn(svc: ModelsService, turn: PreparedTurn, shape: StreamShape): PassThrough {
-  const stream = new PassThrough();
+export function streamTurn(svc: ModelsService, turn: PreparedTurn, shape: StreamShape, objects = false): PassThrough {
+  const { stream, write, end } = openLineStream(objects);
   const consumerGone = new AbortController();
   stream.on('close', () => consumerGone.abort());
-  const write = (line: object) => void (stream.destroyed || stream.write(`${JSON.stringify(line)}\n`));
   runTurn(svc, turn, (e) => {
     const line = shape.eventLine(e);
     if (line) write(line);
   }, consumerGone.signal).then(
-    (result) => void (stream.destroyed || stream.end(`${JSON.stringify(shape.doneLine(result))}\n`)),
+    (result) => end(shape.doneLine(result)),
     (err: { code?: unknown; type?: unknown; message?: unknown; data?: { provider_status?: number | null; problems?: unknown; text?: unknown } }) => {
       if (consumerGone.signal.aborted || stream.destroyed) return;
       const known = typeof err.type === 'string' && err.type.startsWith('MODELS_ERR_') && typeof err.code === 'number';
@@ -37,7 +38,7 @@ export function streamTurn(svc: ModelsService, turn: PreparedTurn, shape: Stream
         provider_status: err.data?.provider_status ?? null,
         ...(err.type === 'MODELS_ERR_OUTPUT_INVALID' ? { problems: err.data?.problems, text: err.data?.text } : {}),
       };
-      stream.end(`${JSON.stringify(line)}\n`);
+      end(line);
     },
   );
   return stream;

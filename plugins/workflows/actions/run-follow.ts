@@ -1,7 +1,7 @@
-import { PassThrough } from 'node:stream';
 import type { Context } from 'moleculer';
 import { validate as isUuid } from 'uuid';
 import { ERRORS } from '../../../kernel/errors/catalogue.ts';
+import { LOCAL_OBJECTS_RULE, objectsFor, openLineStream } from '../../../kernel/ndjson-stream.ts';
 import { entityOf } from '../../../kernel/tenancy/identity.ts';
 import { followRun } from '../run-follow.ts';
 import { waitForRun } from '../run-launch.ts';
@@ -16,7 +16,8 @@ const RUN_ID = { type: 'string', min: 1, max: 64 } as const;
  * ones such as `agent.text.delta` without), the same replay-then-follow as GET
  * /workflows/runs/{id}/events. After `run.finished`, or the pause the run still waits in
  * (`end_on_pause`, default true), a last line `{"type":"done"}` ends it. Destroying the stream
- * stops following. 404 for a run of another entity.
+ * stops following. `local_objects`: the same lines as objects to a caller on this node
+ * (kernel/ndjson-stream.ts). 404 for a run of another entity.
  */
 export const runEventStream: WorkflowsAction = {
   visibility: 'public',
@@ -25,26 +26,28 @@ export const runEventStream: WorkflowsAction = {
     run_id: RUN_ID,
     after: { type: 'number', integer: true, min: 0, default: 0 },
     end_on_pause: { type: 'boolean', default: true },
+    local_objects: LOCAL_OBJECTS_RULE,
   },
-  async handler(ctx: Context<{ run_id: string; after: number; end_on_pause: boolean }>) {
+  async handler(ctx: Context<{ run_id: string; after: number; end_on_pause: boolean; local_objects?: boolean }>) {
     const entityId = entityOf(ctx);
     const runId = ctx.params.run_id;
     const notFound = () => ERRORS.NOT_FOUND(`No workflow run with id '${runId}'.`, { resource: 'workflow_run', id: runId });
     if (!isUuid(runId)) throw notFound();
-    const stream = new PassThrough();
+    const lines = openLineStream(objectsFor(ctx, ctx.params.local_objects));
+    const stream = lines.stream;
     let ended = false;
     let stop: (() => void) | undefined;
     const end = () => {
       if (ended) return;
       ended = true;
       stop?.();
-      if (!stream.destroyed) stream.end(`${JSON.stringify({ type: 'done' })}\n`);
+      lines.end({ type: 'done' });
     };
     stream.on('close', () => {
       ended = true;
       stop?.();
     });
-    const sink = { send: (e: object) => void (!ended && stream.write(`${JSON.stringify(e)}\n`)), end, ended: () => ended };
+    const sink = { send: (e: object) => void (!ended && lines.write(e)), end, ended: () => ended };
     // the follower's first read also says whether the run is the entity's (no separate lookup)
     let found = true;
     stop = await followRun(this, entityId, runId.toLowerCase(), ctx.params.after, sink, { endOnPause: ctx.params.end_on_pause ? 'current' : undefined, onFirstRead: (status) => (found = status !== undefined) });
