@@ -26,10 +26,11 @@
  * its `window_us` on the monotonic clock the profile uses: `bench/profile-summary.ts --from --to`);
  * BENCH_SQL_COUNT=1 counts the kernel's SQL statements per stream of each concurrent phase;
  * `--root DIR` runs the kernel of another checkout (before/after comparisons; link its node_modules);
- * `--threads N` sets the kernel's MODEL_STREAM_THREADS (default: its own, auto).
+ * `--threads N` sets the kernel's MODEL_STREAM_THREADS (default: its own, auto); BENCH_DELTAS_DIR=DIR
+ * writes each concurrent phase's `[sent, added ms]` per delta to DIR/<phase>.json (where the tail is).
  */
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -132,6 +133,7 @@ async function concurrentPhase(kernel: KernelProcess, db: string, token: string,
     window_us: windowUs,
   }));
   if (sqlBefore && sqlAfter) console.log(JSON.stringify({ phase, sql_per_stream: sqlPerStream(sqlBefore, sqlAfter, CONCURRENT) }));
+  if (process.env.BENCH_DELTAS_DIR) writeFileSync(join(process.env.BENCH_DELTAS_DIR, `${phase}.json`), JSON.stringify({ all_open: allOpen, deltas: timed.map((x) => [round(x.sent, 1), round(x.added, 2)]) }));
 }
 
 async function main(): Promise<void> {

@@ -37,12 +37,13 @@ class ModelFailure extends Error {
 }
 
 /**
- * The text deltas of one model turn on their way to the run's live events: the first at once,
- * the next ones gathered for the rest of the event-loop turn (a provider's chunk often holds
- * several), then sent as one
- * `agent.text.delta`, one call in flight at a time, while the model stream is read on (no round
- * trip per token). `check()` says whether an answer asked the run to stop, and rethrows a call
- * that failed; `flush()` sends what is left and then says the same.
+ * The text deltas of one model turn on their way to the run's live events: each sent as it
+ * comes while no send is in flight (the live outbox gathers the sends of every stream for the
+ * rest of the event-loop turn into one call, kernel/nodes/live-outbox.ts), the ones that come
+ * meanwhile sent together as one `agent.text.delta` once the send answers: one send in flight
+ * at a time, while the model stream is read on (no round trip per token). `check()` says
+ * whether an answer asked the run to stop, and rethrows a send that failed; `flush()` sends what
+ * is left and then says the same.
  */
 export class DeltaBatch {
   private pending = '';
@@ -50,20 +51,18 @@ export class DeltaBatch {
   private stopped = false;
   private failure: unknown;
   private closed = false;
-  /** the turn's first delta goes out at once (the latency a reader feels most); later ones are gathered */
-  private first = true;
 
   constructor(private readonly send: (text: string) => Promise<DurableAnswer>) {}
 
   add(text: string): void {
-    if (!text || this.closed) return;
+    // nothing goes after a stop; and a pump must always reach its first send (whose await lets
+    // `sending` be set before its `finally` clears it)
+    if (!text || this.closed || this.stopped) return;
     this.pending += text;
-    this.sending ??= this.pump(!this.first);
-    this.first = false;
+    this.sending ??= this.pump();
   }
 
-  private async pump(gather: boolean): Promise<void> {
-    if (gather) await new Promise<void>((resolve) => setImmediate(resolve));
+  private async pump(): Promise<void> {
     try {
       while (this.pending && !this.stopped && !this.closed) {
         const text = this.pending;
@@ -85,7 +84,7 @@ export class DeltaBatch {
   async flush(): Promise<boolean> {
     while (this.sending) await this.sending;
     if (this.pending && !this.stopped && !this.closed) {
-      this.sending = this.pump(false);
+      this.sending = this.pump();
       await this.sending;
     }
     return this.check();
