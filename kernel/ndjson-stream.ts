@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Context } from 'moleculer';
 
@@ -23,7 +23,7 @@ export function objectsFor(ctx: Context, asked: boolean | undefined): boolean {
 
 /** A stream of `{type, ...}` lines being written: NDJSON bytes, or objects for a reader on the same node. */
 export interface LineStream {
-  stream: PassThrough;
+  stream: Readable;
   /** writes one line; nothing once the reader destroyed the stream */
   write(line: object): void;
   /** writes the last line and ends */
@@ -36,12 +36,20 @@ export interface LineStream {
  * change a line it wrote, and a reader must not change one it read.
  */
 export function openLineStream(objects: boolean): LineStream {
-  const stream = new PassThrough(objects ? { objectMode: true } : {});
+  // a readable pushed into (no writable side to pass each line through); lines are never held
+  // back for the reader (the writers' lines are small and few, and a model stream cannot wait)
+  const stream = new Readable({ objectMode: objects, read() {} });
   const encode = objects ? (line: object) => line : (line: object) => `${JSON.stringify(line)}\n`;
+  let ended = false;
   return {
     stream,
-    write: (line) => void (stream.destroyed || stream.write(encode(line))),
-    end: (line) => void (stream.destroyed || stream.end(encode(line))),
+    write: (line) => void (ended || stream.destroyed || stream.push(encode(line))),
+    end: (line) => {
+      if (ended || stream.destroyed) return;
+      ended = true;
+      stream.push(encode(line));
+      stream.push(null);
+    },
   };
 }
 

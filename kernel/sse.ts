@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Context } from 'moleculer';
 import { ERRORS } from './errors/catalogue.ts';
 import { PG_INTEGER_MAX, queryInteger } from './query-integer.ts';
@@ -14,7 +14,7 @@ export interface SseEvent {
 
 export interface Sse {
   /** the action's response */
-  stream: PassThrough;
+  stream: Readable;
   /** writes one event; nothing once ended */
   send(e: SseEvent): void;
   /** ends the response (once); also run when the client goes away or the stream fails */
@@ -31,9 +31,10 @@ export function openSse(ctx: Context, comment: string, hooks: { onEnd?: () => vo
   const meta = ctx.meta as Record<string, unknown>;
   meta.$responseType = 'text/event-stream; charset=utf-8';
   meta.$responseHeaders = { 'X-Accel-Buffering': 'no', Connection: 'keep-alive' };
-  const stream = new PassThrough();
+  // pushed into, never held back (a frame is small, and a reader that lags gets them buffered)
+  const stream = new Readable({ read() {} });
   let ended = false;
-  const heartbeat = setInterval(() => stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const heartbeat = setInterval(() => stream.push(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   const finish = (byClient: boolean) => {
     if (ended) return;
@@ -41,16 +42,16 @@ export function openSse(ctx: Context, comment: string, hooks: { onEnd?: () => vo
     clearInterval(heartbeat);
     if (byClient) hooks.onClientGone?.();
     hooks.onEnd?.();
-    stream.end();
+    if (!stream.destroyed) stream.push(null);
   };
   const clientGone = () => finish(true);
   stream.on('close', clientGone);
   stream.on('error', clientGone);
-  stream.write(`: ${comment}\n\n`);
+  stream.push(`: ${comment}\n\n`);
   return {
     stream,
     send: (e) => {
-      if (!ended) stream.write(`${e.id !== undefined ? `id: ${e.id}\n` : ''}event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
+      if (!ended) stream.push(`${e.id !== undefined ? `id: ${e.id}\n` : ''}event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
     },
     end: () => finish(false),
     ended: () => ended,

@@ -1,4 +1,4 @@
-import type { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Context } from 'moleculer';
 import { RunSegment } from './frames.ts';
 import { interruptRun, runLines, settleFromRun, settlementOf } from './runs.ts';
@@ -31,7 +31,7 @@ export function leaveToRelay(messageId: string): boolean {
  * as chat frames (RunSegment), and once the run ends or pauses the message settled (by this
  * stream, unless another writer was first) and `message.end`. Answers the response stream.
  */
-export function relayRun(svc: ChatService, ctx: Context, who: Caller, message: MessageRow, after: number, opts: RelayOptions): PassThrough {
+export function relayRun(svc: ChatService, ctx: Context, who: Caller, message: MessageRow, after: number, opts: RelayOptions): Readable {
   const runId = message.run_id!;
   let close: (() => void) | undefined;
   const sse = openSse(ctx, 'chat', {

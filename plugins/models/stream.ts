@@ -1,4 +1,4 @@
-import type { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { openLineStream } from '../../kernel/ndjson-stream.ts';
 import type { GenerateResult } from '../../kernel/models-generate-contract.ts';
 import type { TurnEvent } from './sdk/attempt.ts';
@@ -17,7 +17,7 @@ export interface StreamShape {
  * shape's event lines, then one done line or one error line carrying the status and code the
  * non-streaming action would have thrown. Destroying the stream aborts the provider call.
  */
-export function streamTurn(svc: ModelsService, turn: PreparedTurn, shape: StreamShape, objects = false): PassThrough {
+export function streamTurn(svc: ModelsService, turn: PreparedTurn, shape: StreamShape, objects = false): Readable {
   const { stream, write, end } = openLineStream(objects);
   const consumerGone = new AbortController();
   stream.on('close', () => consumerGone.abort());

@@ -1,4 +1,4 @@
-import type { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Context } from 'moleculer';
 import { followRun } from './run-follow.ts';
 import { openSse } from '../../kernel/sse.ts';
@@ -16,7 +16,7 @@ import type { WorkflowsService } from './service.ts';
  * marker is sent live without an id and repeated with its id when its receipt commits.
  * The stream ends after `run.finished` (or `run.paused` for a run-stream).
  */
-export async function openRunStream(svc: WorkflowsService, ctx: Context, runId: string, afterSeq: number, opts: { endOnPause?: boolean } = {}): Promise<PassThrough> {
+export async function openRunStream(svc: WorkflowsService, ctx: Context, runId: string, afterSeq: number, opts: { endOnPause?: boolean } = {}): Promise<Readable> {
   let stop: (() => void) | undefined;
   const sse = openSse(ctx, 'run events', { onEnd: () => stop?.() });
   const entityId = (ctx.meta as { user?: { entity_id: string } }).user?.entity_id ?? '';

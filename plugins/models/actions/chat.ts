@@ -1,4 +1,4 @@
-import type { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Context } from 'moleculer';
 import type { ChatDoneLine, ChatParams, ChatResult } from '../../../kernel/models-contract.ts';
 import type { GenerateResult } from '../../../kernel/models-generate-contract.ts';
@@ -33,7 +33,7 @@ export const chat: ModelsAction = {
 export const chatStream: ModelsAction = {
   visibility: 'public',
   params: CHAT_PARAMS,
-  async handler(ctx: Context<ChatParams>): Promise<PassThrough> {
+  async handler(ctx: Context<ChatParams>): Promise<Readable> {
     const turn = await prepareTurn(this, ctx, ctx.params, 'chat');
     return streamTurn(this, turn, {
       eventLine: (e) => (e.type === 'text.delta' ? { type: 'delta', text: e.text } : undefined),

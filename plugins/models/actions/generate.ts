@@ -1,4 +1,4 @@
-import type { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Context } from 'moleculer';
 import type { GenerateParams, GenerateResult, GenerateStreamParams } from '../../../kernel/models-generate-contract.ts';
 import { LOCAL_OBJECTS_RULE, objectsFor } from '../../../kernel/ndjson-stream.ts';
@@ -32,7 +32,7 @@ export const generate: ModelsAction = {
 export const generateStream: ModelsAction = {
   visibility: 'public',
   params: { ...GENERATE_PARAMS, local_objects: LOCAL_OBJECTS_RULE },
-  async handler(ctx: Context<GenerateStreamParams>): Promise<PassThrough> {
+  async handler(ctx: Context<GenerateStreamParams>): Promise<Readable> {
     checkGenerate(ctx.params);
     const turn = await prepareTurn(this, ctx, ctx.params, 'generate');
     return streamTurn(this, turn, { eventLine: (e) => e, doneLine: (r) => ({ type: 'done', ...r }) }, objectsFor(ctx, ctx.params.local_objects));
