@@ -7,11 +7,13 @@
  * The kernel runs detached (`node kernel/main.ts`, PostgreSQL, in-process queue, the work worker
  * at WORKER_WORK_CONCURRENCY = `--slots`, default the concurrent streams: a chat run holds a work slot
  * from its start to its end). A
- * streaming OpenAI-compatible provider in this process (a key's base_url, allow-listed) notes
- * when it writes each answer's first token, then sends `--chunks` tokens `--interval` ms apart.
- * Added latency = when the client reads a `text.delta` frame minus when the provider wrote that
- * token, both on this process's clock: the SDK's parsing, the models stream, the agent loop, the
- * run's live events, the chat relay and the SSE write. One at a time, the first token of each
+ * streaming OpenAI-compatible provider in a process of its own (a key's base_url, allow-listed)
+ * notes when it writes each token, sending `--chunks` tokens `--interval` ms apart; the client
+ * reads the streams with node:http in this process. Added latency = when the client reads a
+ * `text.delta` frame minus when the provider wrote that token, both on the machine's monotonic
+ * clock: the SDK's parsing, the models stream, the agent loop, the run's live events, the chat
+ * relay and the SSE write, and any lag of this process's own event loop (each concurrent phase
+ * prints it: `load_generator_loop_delay_ms`). One at a time, the first token of each
  * answer (target p50 < 3 ms, p99 < 15 ms). Then `--concurrent` streams opened over `--ramp`
  * seconds, each answered over chunks x interval, so that many are open together: every token's
  * added latency (target: no error, p99 < 50 ms). Memory per open stream = the kernel's peak RSS
@@ -29,13 +31,13 @@
  * `--threads N` sets the kernel's MODEL_STREAM_THREADS (default: its own, auto); BENCH_DELTAS_DIR=DIR
  * writes each concurrent phase's `[sent, added ms]` per delta to DIR/<phase>.json (where the tail is).
  */
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openChatStream, type StreamResult } from './lib/chat-client.ts';
-import { chatProvider } from './lib/chat-provider.ts';
+import { startProviderProcess, type ProviderProcess } from './lib/chat-provider-process.ts';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { cpuBetween, sampleCpu } from './lib/cpu-sampler.ts';
 import { processCpuMs } from './lib/cpu-usage.ts';
 import { launchKernel, type KernelProcess } from './lib/kernel-process.ts';
@@ -53,8 +55,7 @@ const STEADY_CHUNKS = Number(args['steady-chunks']);
 const SLOTS = Number(args.slots ?? Math.min(1024, Math.max(4, CONCURRENT)));
 const SQL_COUNT_FILE = process.env.BENCH_SQL_COUNT ? join(tmpdir(), `bench-chat-sql-${process.pid}.json`) : undefined;
 
-const provider = chatProvider(CHUNKS, Number(args.interval));
-const sentAt = provider.sentAt;
+let provider: ProviderProcess;
 
 function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -63,10 +64,16 @@ function rssKiB(pid: number): number {
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 const pcts = (v: number[], digits = 3) => (v.length ? { p50: round(percentile(v, 50), digits), p99: round(percentile(v, 99), digits), deltas: v.length } : null);
 
+/** monitorEventLoopDelay's sampling interval (ms); its figures include it */
+const LAG_RESOLUTION_MS = 10;
+const lagMs = (ns: number) => round(Math.max(0, ns / 1e6 - LAG_RESOLUTION_MS), 2);
+
 type Opened = StreamResult & { marker: string; chunks: number };
 
 /** `CONCURRENT` streams of `chunks` tokens opened over the ramp; what they measured, and the kernel's CPU and memory meanwhile. */
 async function concurrentPhase(kernel: KernelProcess, db: string, token: string, phase: string, chunks: number): Promise<void> {
+  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
+  lag.enable();
   const pid = kernel.proc.pgid;
   const sqlBefore = SQL_COUNT_FILE ? await readSqlCounts(pid, SQL_COUNT_FILE) : undefined;
   const idle = rssKiB(pid);
@@ -88,6 +95,8 @@ async function concurrentPhase(kernel: KernelProcess, db: string, token: string,
   const samples = cpu.stop();
   const bench = process.cpuUsage(benchCpu);
   const sqlAfter = SQL_COUNT_FILE ? await readSqlCounts(pid, SQL_COUNT_FILE) : undefined;
+  lag.disable();
+  const sentAt = await provider.sentAt();
 
   const ok = results.filter((r) => r.ok);
   const errors = results.filter((r) => !r.ok).map((r) => r.error);
@@ -126,6 +135,8 @@ async function concurrentPhase(kernel: KernelProcess, db: string, token: string,
       whole_stream_less_provider: fromRequest((r) => r.ended - r.requested - (sent(r, r.chunks - 1) - sent(r, 0))),
     },
     work_slots: SLOTS,
+    // the load generator's own event-loop lag: a reader late by this much counts it as added latency
+    load_generator_loop_delay_ms: { p50: lagMs(lag.percentile(50)), p99: lagMs(lag.percentile(99)), max: lagMs(lag.max) },
     cpu: { kernel_pct_of_a_core: round((kernelMs / wallMs) * 100), kernel_main_thread_pct_of_a_core: round((cpuBetween(samples, started, ended, 'main') / wallMs) * 100), postgres_backends_pct_of_a_core: round((postgresMs / wallMs) * 100), bench_process_pct_of_a_core: round(((bench.user + bench.system) / 1000 / wallMs) * 100) },
     kernel_cpu_ms: { total: round(kernelMs), per_stream: round(kernelMs / CONCURRENT, 2), per_delta: round(kernelMs / Math.max(1, timed.length), 3) },
     postgres_cpu_ms_per_stream: round(postgresMs / CONCURRENT, 2),
@@ -137,8 +148,8 @@ async function concurrentPhase(kernel: KernelProcess, db: string, token: string,
 }
 
 async function main(): Promise<void> {
-  await new Promise<void>((r) => provider.server.listen(0, '127.0.0.1', r));
-  const providerUrl = `http://127.0.0.1:${(provider.server.address() as AddressInfo).port}/v1`;
+  provider = await startProviderProcess(CHUNKS, Number(args.interval));
+  const providerUrl = provider.url;
   const db = `bench_chat_${process.pid}`;
   createDatabase(db);
   const dataDir = mkdtempSync(join(tmpdir(), 'wao-bench-chat-'));
@@ -160,16 +171,17 @@ async function main(): Promise<void> {
     let failed = 0;
     const windowUs = [monotonicUs()];
     const sequentialCpu = processCpuMs(kernel.proc.pgid);
-    for (let i = 0; i < SEQUENTIAL; i++) {
-      const marker = `m-seq${i}`;
-      const r = await openChatStream(kernel.apiUrl, token, `please answer ${marker}`);
+    const sequential: StreamResult[] = [];
+    for (let i = 0; i < SEQUENTIAL; i++) sequential.push(await openChatStream(kernel.apiUrl, token, `please answer m-seq${i}`));
+    windowUs.push(monotonicUs());
+    const sentAt = await provider.sentAt();
+    for (const [i, r] of sequential.entries()) {
       if (!r.ok || !r.arrivals.has(0)) failed++;
       else {
-        added.push(r.arrivals.get(0)! - sentAt.get(`${marker}#0`)!);
+        added.push(r.arrivals.get(0)! - sentAt.get(`m-seq${i}#0`)!);
         firstFromRequest.push(r.arrivals.get(0)! - r.requested);
       }
     }
-    windowUs.push(monotonicUs());
     // one stream at a time: its CPU without the queueing of many (the steadiest per-stream figure)
     const kernelCpuPerStream = round((processCpuMs(kernel.proc.pgid) - sequentialCpu) / Math.max(1, SEQUENTIAL), 2);
     console.log(JSON.stringify({ phase: 'one at a time', streams: SEQUENTIAL, failed, added_first_delta_ms: pcts(added), first_delta_from_request_ms: pcts(firstFromRequest), kernel_cpu_ms_per_stream: kernelCpuPerStream, window_us: windowUs }));
@@ -183,7 +195,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await stopAll();
-    provider.server.close();
+    provider?.stop();
     dropDatabase(db);
     rmSync(dataDir, { recursive: true, force: true });
     if (SQL_COUNT_FILE) rmSync(SQL_COUNT_FILE, { force: true });

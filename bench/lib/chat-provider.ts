@@ -1,14 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { monotonicMs } from './monotonic.ts';
 
 /**
  * A streaming OpenAI-compatible provider for the chat bench: it finds the marker (`m-...`) in
- * the last user message, notes when it writes each token of that answer (`sentAt`, on this
- * process's clock) and sends `n=<count>` tokens (from the message, else `defaultChunks`)
- * `intervalMs` apart.
+ * the last user message, notes when it writes each token of that answer (`sentAt`, on the
+ * machine's monotonic clock: it runs in a process of its own, chat-provider-process.ts) and
+ * sends `n=<count>` tokens (from the message, else `defaultChunks`) `intervalMs` apart.
  */
 export interface ChatProvider {
   server: Server;
-  /** per `<marker>#<token index>`: performance.now() when the provider wrote that token */
+  /** per `<marker>#<token index>`: monotonicMs() when the provider wrote that token */
   sentAt: Map<string, number>;
 }
 
@@ -29,7 +31,7 @@ export function chatProvider(defaultChunks: number, intervalMs: number): ChatPro
       let sent = 0;
       const next = () => {
         if (res.destroyed) return;
-        sentAt.set(`${marker}#${sent}`, performance.now());
+        sentAt.set(`${marker}#${sent}`, monotonicMs());
         chunk({ content: `tok${sent} ` });
         if (++sent < chunks) return void setTimeout(next, intervalMs);
         chunk({}, 'stop');
@@ -39,4 +41,14 @@ export function chatProvider(defaultChunks: number, intervalMs: number): ChatPro
     });
   });
   return { server, sentAt };
+}
+
+/** Run as a process (chat-provider-process.ts starts it): listens, says its port, answers `sent` with what it wrote when. */
+if (process.argv[1] === import.meta.filename && process.send) {
+  const provider = chatProvider(Number(process.argv[2]), Number(process.argv[3]));
+  provider.server.listen(0, '127.0.0.1', () => process.send!({ port: (provider.server.address() as AddressInfo).port }));
+  process.on('message', (m: { type: string }) => {
+    if (m.type === 'sent') process.send!({ sent: [...provider.sentAt] });
+  });
+  process.on('disconnect', () => process.exit(0));
 }
