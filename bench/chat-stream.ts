@@ -14,14 +14,15 @@
  * clock: the SDK's parsing, the models stream, the agent loop, the run's live events, the chat
  * relay and the SSE write, and any lag of this process's own event loop (each concurrent phase
  * prints it: `load_generator_loop_delay_ms`). One at a time, the first token of each
- * answer (target p50 < 3 ms, p99 < 15 ms). Then `--concurrent` streams opened over `--ramp`
- * seconds, each answered over chunks x interval, so that many are open together: every token's
- * added latency (target: no error, p99 < 50 ms). Memory per open stream = the kernel's peak RSS
+ * answer (target p50 < 3 ms, p99 < 15 ms). Then a burst (phase `burst`): `--concurrent` streams
+ * requested over `--ramp` seconds, each answered over chunks x interval: every token's added
+ * latency while the kernel is busy starting them. Memory per open stream = the kernel's peak RSS
  * minus its RSS before, over the streams.
  *
  * Then the steady state: as many streams over the same ramp, each `--steady-chunks` tokens long,
  * so that all of them are open together for a while; the tokens sent while every stream was open
- * (after the last stream's first token, before the first stream's last) are timed apart, with
+ * (after the last stream's first token, before the first stream's last: the 500-concurrent-streams
+ * target, no error and added p99 < 50 ms) are timed apart, with
  * the kernel's CPU in that window. `--steady-chunks 0` skips it.
  *
  * BENCH_KERNEL_NODE_FLAGS="--cpu-prof --cpu-prof-dir=DIR" profiles the kernel (each phase prints
@@ -186,7 +187,7 @@ async function main(): Promise<void> {
     const kernelCpuPerStream = round((processCpuMs(kernel.proc.pgid) - sequentialCpu) / Math.max(1, SEQUENTIAL), 2);
     console.log(JSON.stringify({ phase: 'one at a time', streams: SEQUENTIAL, failed, added_first_delta_ms: pcts(added), first_delta_from_request_ms: pcts(firstFromRequest), kernel_cpu_ms_per_stream: kernelCpuPerStream, window_us: windowUs }));
 
-    await concurrentPhase(kernel, db, token, 'concurrent', CHUNKS);
+    await concurrentPhase(kernel, db, token, 'burst', CHUNKS);
     if (STEADY_CHUNKS > 0) {
       // the server closes the previous phase's idle keep-alive connections (5 s) before this one
       // opens streams: a POST on a connection closed under it fails with EPIPE, a client's race
