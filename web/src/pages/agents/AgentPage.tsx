@@ -3,8 +3,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { useAnnounce } from '../../ui/announcer';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { ProblemNote, QueryView } from '../../ui/states';
+import { MutationConfirm } from '../../ui/MutationConfirm';
+import { QueryView } from '../../ui/states';
 import { AgentForm, fieldsOf, type AgentFields } from './AgentForm';
 import { AgentTools } from './AgentTools';
 import { agentKeys, type Agent, type AgentList } from './agent-queries';
@@ -60,19 +60,15 @@ function AgentDetail({ agent: a }: { agent: Agent }): ReactNode {
           </button>
         </div>
       </div>
-      {!confirming && <ProblemNote error={remove.error} />}
-      {confirming && (
-        <ConfirmDialog
-          title={`Delete the agent "${a.name}"?`}
-          confirmLabel="Delete this agent"
-          busy={remove.isPending}
-          error={remove.error}
-          onConfirm={() => remove.mutate()}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>The agent is deleted for good{a.is_master ? ', and its workspace is left without a master agent' : ''}. This cannot be undone.</p>
-        </ConfirmDialog>
-      )}
+      <MutationConfirm
+        title={`Delete the agent "${a.name}"?`}
+        confirmLabel="Delete this agent"
+        mutation={remove}
+        open={confirming}
+        onClose={() => setConfirming(false)}
+      >
+        <p>The agent is deleted for good{a.is_master ? ', and its workspace is left without a master agent' : ''}. This cannot be undone.</p>
+      </MutationConfirm>
       {editing ? (
         <div className="card">
           <AgentForm name="Edit agent" initial={fieldsOf(a)} submitLabel="Save" busy={update.isPending} error={update.error} onSubmit={(f) => update.mutate(f)} onCancel={() => setEditing(false)} />

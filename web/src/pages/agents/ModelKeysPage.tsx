@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { useAnnounce } from '../../ui/announcer';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { MutationConfirm } from '../../ui/MutationConfirm';
 import { Empty, ProblemNote, QueryView } from '../../ui/states';
 import { agentKeys, useModelKeys, type ModelKey } from './agent-queries';
 
@@ -113,19 +113,15 @@ function KeyRow({ modelKey: k }: { modelKey: ModelKey }): ReactNode {
         >
           Delete
         </button>
-        {!confirming && <ProblemNote error={remove.error} />}
-        {confirming && (
-          <ConfirmDialog
-            title={`Delete the key "${k.name}"?`}
-            confirmLabel="Delete this key"
-            busy={remove.isPending}
-            error={remove.error}
-            onConfirm={() => remove.mutate(undefined, { onSuccess: () => setConfirming(false) })}
-            onCancel={() => setConfirming(false)}
-          >
-            <p>Agents using it fall back to the entity's default key. The secret cannot be recovered.</p>
-          </ConfirmDialog>
-        )}
+        <MutationConfirm
+          title={`Delete the key "${k.name}"?`}
+          confirmLabel="Delete this key"
+          mutation={remove}
+          open={confirming}
+          onClose={() => setConfirming(false)}
+        >
+          <p>Agents using it fall back to the entity's default key. The secret cannot be recovered.</p>
+        </MutationConfirm>
       </td>
     </tr>
   );

@@ -2,8 +2,8 @@ import { useCallback, useState, type ReactNode } from 'react';
 import { Link, NavLink, useNavigate, useParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { Empty, ProblemNote, QueryView } from '../../ui/states';
+import { MutationConfirm } from '../../ui/MutationConfirm';
+import { Empty, QueryView } from '../../ui/states';
 import { isLive } from './chat-stream';
 import { chatKeys, useConversations, type Conversation } from './chat-queries';
 import { ConversationView } from './ConversationView';
@@ -85,19 +85,15 @@ function ConversationItem({ conversation: c, onDeleted }: { conversation: Conver
       >
         Delete
       </button>
-      {!confirming && <ProblemNote error={remove.error} />}
-      {confirming && (
-        <ConfirmDialog
-          title={`Delete the conversation "${c.title || 'Untitled'}"?`}
-          confirmLabel="Delete this conversation"
-          busy={remove.isPending}
-          error={remove.error}
-          onConfirm={() => remove.mutate(undefined, { onSuccess: () => setConfirming(false) })}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>The conversation and its messages are deleted for good.</p>
-        </ConfirmDialog>
-      )}
+      <MutationConfirm
+        title={`Delete the conversation "${c.title || 'Untitled'}"?`}
+        confirmLabel="Delete this conversation"
+        mutation={remove}
+        open={confirming}
+        onClose={() => setConfirming(false)}
+      >
+        <p>The conversation and its messages are deleted for good.</p>
+      </MutationConfirm>
     </li>
   );
 }

@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type ResponseOf } from '../../api/client';
 import { keys, useWorkspaces } from '../../hooks/queries';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { Empty, ProblemNote, QueryView } from '../../ui/states';
+import { MutationConfirm } from '../../ui/MutationConfirm';
+import { Empty, QueryView } from '../../ui/states';
 import { WorkspaceForm, type WorkspaceFields } from './WorkspaceForm';
 
 type Workspace = ResponseOf<'/api/v1/workspaces/{workspace_id}', 'get'>;
@@ -90,20 +90,16 @@ function WorkspaceRow({ workspace: w }: { workspace: Omit<Workspace, 'dashboard'
               </button>
             )}
           </div>
-          {!confirming && <ProblemNote error={remove.error} />}
-          {confirming && (
-            <ConfirmDialog
-              title={`Delete the workspace "${w.name}"?`}
-              confirmLabel="Delete this workspace"
-              typeToConfirm={w.name}
-              busy={remove.isPending}
-              error={remove.error}
-              onConfirm={() => remove.mutate(undefined, { onSuccess: () => setConfirming(false) })}
-              onCancel={() => setConfirming(false)}
-            >
-              <p>The workspace and everything in it are deleted for good. This cannot be undone.</p>
-            </ConfirmDialog>
-          )}
+          <MutationConfirm
+            title={`Delete the workspace "${w.name}"?`}
+            confirmLabel="Delete this workspace"
+            typeToConfirm={w.name}
+            mutation={remove}
+            open={confirming}
+            onClose={() => setConfirming(false)}
+          >
+            <p>The workspace and everything in it are deleted for good. This cannot be undone.</p>
+          </MutationConfirm>
         </>
       )}
     </li>
